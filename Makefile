@@ -1,0 +1,56 @@
+# Build the site, test it, preview it.  `make help` lists the targets.
+#
+# PyTensor 3.1+ needs Python >= 3.12. We look for one (python3, python3.13, python3.12, then pyenv's
+# versions); pass PYTHON=/path/to/python3.12 to choose.
+
+FIND_PYTHON := for p in python3 python3.13 python3.12 $$HOME/.pyenv/versions/3.1[2-9]*/bin/python3; do \
+  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { command -v "$$p"; break; }; done
+PYTHON ?= $(shell $(FIND_PYTHON))
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+OUT    ?= _build
+SPHINXOPTS ?= -j 2
+# -n: nitpicky, -W: warnings are errors, --keep-going: report them all before failing.
+STRICT := -n -W --keep-going
+# One BLAS thread per notebook kernel: the build runs two kernels on two cores.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export PYDEVD_DISABLE_FILE_VALIDATION = 1
+
+.PHONY: help html test serve clean bench venv
+
+help:
+	@echo "make html    build the site into $(OUT)/html, executing every notebook"
+	@echo "make test    build if needed, then check the built site (HTML, links, anchors, browser)"
+	@echo "make serve   preview $(OUT)/html on http://127.0.0.1:8000"
+	@echo "make clean   remove $(OUT) (keeps $(VENV))"
+	@echo "Python used: $(or $(PYTHON),none found)"
+
+$(VENV)/.build-deps: requirements.txt
+	@test -n "$(PYTHON)" || { echo "No Python >= 3.12 found (PyTensor 3.1+ needs it)."; \
+	  echo "Install one (e.g. 'pyenv install 3.12') or pass PYTHON=/path/to/python3.12."; exit 1; }
+	@test -x $(BIN)/python || { echo "Creating $(VENV) with $(PYTHON)"; "$(PYTHON)" -m venv $(VENV); }
+	@echo "Installing pinned dependencies into $(VENV) ..."
+	@$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(VENV)/.test-deps: $(VENV)/.build-deps tests/requirements.txt
+	@$(BIN)/python -m pip install -q --disable-pip-version-check -r tests/requirements.txt
+	@touch $@
+
+venv: $(VENV)/.build-deps
+
+html: $(VENV)/.build-deps
+	$(BIN)/sphinx-build -b html $(STRICT) $(SPHINXOPTS) . $(OUT)/html
+	@$(BIN)/python tests/build_id.py > $(OUT)/html/.build-id
+	@echo "Site built: $(OUT)/html/index.html  (preview with 'make serve')"
+
+test: $(VENV)/.test-deps
+	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+
+serve:
+	@test -f $(OUT)/html/index.html || $(MAKE) html
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(OUT)/html 8000
+
+clean:
+	rm -rf $(OUT)

@@ -1,0 +1,46 @@
+"""Small site additions: launch and download links on executed pages, and the .ipynb downloads.
+
+A page is a notebook page when its front matter carries a ``kernelspec`` (myst-nb then executes it).
+"""
+
+from pathlib import Path
+
+import jupytext
+
+DOWNLOADS = "_downloads/notebooks"
+
+
+def _is_notebook(app, docname):
+    return "kernelspec" in app.env.metadata.get(docname, {})
+
+
+def add_launch_context(app, pagename, templatename, context, doctree):
+    if doctree is None or not _is_notebook(app, pagename):
+        return
+    repo = context["source_repo"]
+    branch = context["source_branch"]
+    source = pagename + ".md"
+    context["launch"] = {
+        "binder": f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/{source}",
+        "ipynb": f"{DOWNLOADS}/{pagename.replace('/', '--')}.ipynb",
+        "md": f"_sources/{source}",
+    }
+
+
+def write_ipynb_downloads(app, exception):
+    """Offer each notebook as a clean .ipynb (no outputs: the reader runs it)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir) / DOWNLOADS
+    out.mkdir(parents=True, exist_ok=True)
+    for docname in app.env.found_docs:
+        if _is_notebook(app, docname):
+            nb = jupytext.read(Path(app.srcdir) / (docname + ".md"))
+            nb.metadata.pop("jupytext", None)
+            jupytext.write(nb, out / (docname.replace("/", "--") + ".ipynb"))
+
+
+def setup(app):
+    app.connect("html-page-context", add_launch_context)
+    app.connect("build-finished", write_ipynb_downloads)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
