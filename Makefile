@@ -17,7 +17,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION = 1
 
-.PHONY: help html test serve clean bench venv
+.PHONY: help html test serve clean bench venv nb page
 
 help:
 	@echo "make html    build the site into $(OUT)/html, executing every notebook"
@@ -54,3 +54,11 @@ serve:
 
 clean:
 	rm -rf $(OUT)
+
+# While writing a page: run it alone as a reader would (NB=notebooks/loop.md, optional PARAMS="-p seed=1"),
+# or build the site executing only that page (into $(OUT)/page).
+nb: $(VENV)/.build-deps
+	$(BIN)/python tools/run_notebook.py $(NB) $(PARAMS)
+
+page: $(VENV)/.build-deps
+	SITE_ONLY="$(NB)" $(BIN)/sphinx-build -b html $(STRICT) . $(OUT)/page-$(subst /,-,$(basename $(NB)))

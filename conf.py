@@ -2,6 +2,7 @@
 
 import os
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.abspath("_ext"))
 
@@ -42,6 +43,14 @@ nb_execution_timeout = 180  # seconds per cell
 nb_output_stderr = "warn"  # unexpected stderr becomes a warning, so -W fails the build
 nb_kernel_rgx_aliases = {".*": "python3"}
 nb_merge_streams = True
+# While writing one page: SITE_ONLY="notebooks/loop.md" executes only that page; the others are rendered
+# without outputs, so their glue references are not checked. Never publish from this mode.
+if os.environ.get("SITE_ONLY"):
+    _only = set(os.environ["SITE_ONLY"].split())
+    _pages = {str(p) for d in (".", "notebooks", "guides", "api") for p in Path(d).glob("*.md")}
+    nb_execution_excludepatterns = sorted(_pages - _only)
+    suppress_warnings = ["mystnb.glue", "mystnb.glue_ref"]
+
 myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath", "deflist"]
 myst_heading_anchors = 3
 

@@ -3,9 +3,12 @@
 A page is a notebook page when its front matter carries a ``kernelspec`` (myst-nb then executes it).
 """
 
+import re
 from pathlib import Path
 
 import jupytext
+from docutils import nodes
+from sphinx.util.docutils import SphinxRole
 
 DOWNLOADS = "_downloads/notebooks"
 
@@ -40,7 +43,21 @@ def write_ipynb_downloads(app, exception):
             jupytext.write(nb, out / (docname.replace("/", "--") + ".ipynb"))
 
 
+class InlineAnchor(SphinxRole):
+    """{anchor}`Title <label>`: a citable anchor inside a table row or a sentence.
+
+    Sphinx registers labels only before blocks; this registers one inline, so {ref}`label` works and the
+    anchor test can check it like any other.
+    """
+
+    def run(self):
+        title, label = re.fullmatch(r"(.*?)\s*<([\w-]+)>", self.text, re.S).groups()
+        self.env.get_domain("std").note_hyperlink_target(label, self.env.docname, label, title)
+        return [nodes.inline(self.rawtext, title, ids=[label])], []
+
+
 def setup(app):
+    app.add_role("anchor", InlineAnchor())
     app.connect("html-page-context", add_launch_context)
     app.connect("build-finished", write_ipynb_downloads)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

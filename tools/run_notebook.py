@@ -1,0 +1,85 @@
+"""Execute one MyST text notebook on its own, as a reader would in Jupyter or Binder.
+
+    python tools/run_notebook.py notebooks/loop.md [-p name=value ...] [--save out.ipynb]
+
+It fails (exit 1) when a cell raises or writes to stderr, the same rules as the strict site build. With -p,
+values are injected after the cell tagged ``parameters`` (the papermill convention) and the page's own
+checks must still pass. It prints the time each slow cell took and the total.
+"""
+
+import argparse
+import ast
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+
+def inject_parameters(nb, params):
+    """Insert a cell after the `parameters` cell that overrides the given names."""
+    tagged = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
+    if not tagged:
+        raise SystemExit("no cell tagged 'parameters' to override")
+    source = "\n".join(f"{name} = {value!r}" for name, value in params.items())
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
+    nb.cells.insert(tagged[0] + 1, cell)
+
+
+def problems_in(nb):
+    """Error outputs and stderr streams, named by cell number and first source line."""
+    found = []
+    for number, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.output_type == "error" or (out.output_type == "stream" and out.name == "stderr"):
+                text = out.get("text") or "\n".join(out.get("traceback", []))
+                first = cell.source.splitlines()[0] if cell.source else ""
+                found.append(f"cell {number} ({first!r}): {out.output_type} {out.get('name', '')}\n{text}")
+    return found
+
+
+def parse_value(text):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("-p", "--param", action="append", default=[], help="name=value (a Python literal)")
+    parser.add_argument("--save", type=Path, help="write the executed notebook here")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    args = parser.parse_args(argv)
+
+    nb = jupytext.read(args.notebook)
+    if args.param:
+        inject_parameters(nb, {k: parse_value(v) for k, v in (p.split("=", 1) for p in args.param)})
+    client = NotebookClient(nb, timeout=args.timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(args.notebook.parent.resolve())}},
+                            record_timing=True, allow_errors=True)
+    start = time.perf_counter()
+    client.execute()
+    total = time.perf_counter() - start
+    for number, cell in enumerate(nb.cells):
+        timing = cell.metadata.get("execution", {})
+        if "shell.execute_reply" in timing and "iopub.execute_input" in timing:
+            took = (datetime.fromisoformat(timing["shell.execute_reply"].rstrip("Z"))
+                    - datetime.fromisoformat(timing["iopub.execute_input"].rstrip("Z"))).total_seconds()
+            if took > 1:
+                print(f"  cell {number:3d}: {took:6.1f} s  {cell.source.splitlines()[0][:60] if cell.source else ''}")
+    if args.save:
+        nbformat.write(nb, args.save)
+    problems = problems_in(nb)
+    print(f"{args.notebook}: executed in {total:.1f} s, {len(problems)} problem(s)")
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
