@@ -23,7 +23,7 @@ extensions = [
     "site_extras",  # _ext/site_extras.py: launch/download links, .ipynb downloads
 ]
 
-exclude_patterns = ["_build", ".venv", "tests", "README.md", ".ci", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", ".venv", "tests", "tools", "README.md", "CONTRIBUTING.md", ".ci", "**/.ipynb_checkpoints"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 
