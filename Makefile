@@ -10,8 +10,10 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 OUT    ?= _build
 SPHINXOPTS ?= -j 2
-# -n: nitpicky, -W: warnings are errors, --keep-going: report them all before failing.
-STRICT := -n -W --keep-going
+# -n: nitpicky, -W: warnings are errors, --keep-going: report them all before failing,
+# -T: on a failing cell, print the cell and its traceback.
+STRICT := -n -W --keep-going -T
+SRC    ?= .
 # One BLAS thread per notebook kernel: the build runs two kernels on two cores.
 export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
@@ -41,7 +43,7 @@ $(VENV)/.test-deps: $(VENV)/.build-deps tests/requirements.txt
 venv: $(VENV)/.build-deps
 
 html: $(VENV)/.build-deps
-	$(BIN)/sphinx-build -b html $(STRICT) $(SPHINXOPTS) . $(OUT)/html
+	$(BIN)/sphinx-build -b html $(STRICT) $(SPHINXOPTS) -c . $(SRC) $(OUT)/html
 	@$(BIN)/python tests/build_id.py > $(OUT)/html/.build-id
 	@echo "Site built: $(OUT)/html/index.html  (preview with 'make serve')"
 

@@ -23,7 +23,7 @@ extensions = [
     "site_extras",  # _ext/site_extras.py: launch/download links, .ipynb downloads
 ]
 
-exclude_patterns = ["_build", ".venv", "tests", "tools", "README.md", "CONTRIBUTING.md", ".ci", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", ".venv", "tests", "tools", "README.md", "CONTRIBUTING.md", ".ci", ".pytest_cache", "**/.ipynb_checkpoints"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 
@@ -58,6 +58,7 @@ myst_heading_anchors = 3
 html_theme = "pydata_sphinx_theme"
 html_title = project
 html_css_files = ["site.css"]
+html_favicon = "_static/favicon.svg"
 html_last_updated_fmt = None
 html_sourcelink_suffix = ""  # _sources/x.md, not x.md.txt
 html_theme_options = {

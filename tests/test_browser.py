@@ -1,0 +1,84 @@
+"""The site in a real browser (headless Chromium): what a reader sees and what a page loads."""
+
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python import sync_playwright as axe_module
+
+from conftest import SITE, content_pages
+
+PAGES = content_pages() if (SITE / "index.html").exists() else []
+AXE_JS = Path(axe_module.__file__).with_name("axe.min.js").read_text()
+# pydata-sphinx-theme logs this once on a first visit (empty localStorage); it is harmless.
+KNOWN_CONSOLE = ("Got invalid theme mode",)
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.console_errors, pg.requests = [], []
+    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
+    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    yield pg
+    context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_cleanly_offline_and_accessibly(page, server, path):
+    page.goto(f"{server}/{path}", wait_until="networkidle")
+    errors = [e for e in page.console_errors if not e.startswith(KNOWN_CONSOLE)]
+    assert not errors, f"console errors: {errors}"
+    outside = [u for u in page.requests if urlsplit(u).hostname not in ("127.0.0.1", None)
+               and not u.startswith("data:")]
+    assert not outside, f"requests leaving the host: {outside}"
+
+    broken = page.eval_on_selector_all("img", "imgs => imgs.filter(i => !(i.complete && i.naturalWidth > 0))"
+                                       ".map(i => i.src)")
+    assert not broken, f"images that did not render: {broken}"
+    if page.locator("div.highlight pre").count():
+        assert page.locator("button.copybtn").count() > 0, "code blocks have copy buttons"
+
+    page.add_script_tag(content=AXE_JS)
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    serious = [f"{v['id']} ({v['impact']}): {v['help']} x{len(v['nodes'])}"
+               for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, "axe-core violations:\n" + "\n".join(serious)
+
+
+def test_search_finds_pullback(page, server):
+    page.goto(f"{server}/search.html?q=pullback", wait_until="networkidle")
+    page.wait_for_selector("#search-results li", timeout=15000)
+    titles = page.locator("#search-results li").all_inner_texts()
+    assert any("vocabulary" in t.lower() or "pullback" in t.lower() for t in titles), titles
+
+
+def test_dark_light_toggle(page, server):
+    page.goto(f"{server}/index.html", wait_until="networkidle")
+    seen = set()
+    for _ in range(3):  # the button cycles light -> dark -> auto
+        page.locator("button.theme-switch-button").first.click()
+        seen.add(page.evaluate("document.documentElement.dataset.mode"))
+    assert {"light", "dark"} <= seen, seen
+    theme = page.evaluate("document.documentElement.dataset.theme")
+    assert theme in ("light", "dark")
+
+
+def test_figures_render_on_notebook_pages(page, server):
+    page.goto(f"{server}/notebooks/vocabulary.html", wait_until="networkidle")
+    sizes = page.eval_on_selector_all("div.cell_output img", "imgs => imgs.map(i => i.naturalWidth)")
+    assert all(w > 0 for w in sizes)
+
+
+def test_screenshots_for_review(page, server, tmp_path_factory):
+    """Not an assertion about looks: saves screenshots a person can open (path printed with -s)."""
+    out = Path(__file__).resolve().parent.parent / "_build" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    for path in ["index.html", "notebooks/vocabulary.html"]:
+        page.goto(f"{server}/{path}", wait_until="networkidle")
+        page.screenshot(path=str(out / (path.replace("/", "--") + ".png")), full_page=True)
+    assert len(list(out.glob("*.png"))) >= 2
+    print(json.dumps(sorted(str(p) for p in out.glob("*.png"))))
