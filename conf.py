@@ -20,10 +20,12 @@ extensions = [
     "sphinx_sitemap",
     "sphinx_reredirects",
     "notfound.extension",
-    "site_extras",  # _ext/site_extras.py: launch/download links, .ipynb downloads
+    "site_extras",  # _ext/site_extras.py: launch/download links, .ipynb downloads, offline MathJax
+    "deprecations_map",  # _ext/deprecations_map.py: _static/deprecations.json from tools/deprecations_catalog.py
 ]
 
-exclude_patterns = ["_build", ".venv", "tests", "tools", "README.md", "CONTRIBUTING.md", ".ci", ".pytest_cache", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", ".venv", ".pytest_cache", "**/.ipynb_checkpoints",
+                    "tests", "tools", ".ci", "README.md", "CONTRIBUTING.md"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 
@@ -63,7 +65,8 @@ html_last_updated_fmt = None
 html_sourcelink_suffix = ""  # _sources/x.md, not x.md.txt
 html_theme_options = {
     "article_header_end": ["launch-buttons"],
-    "secondary_sidebar_items": ["page-toc", "sourcelink"],
+    "secondary_sidebar_items": {"**": ["page-toc", "sourcelink"], "404": []},
+    "logo": {"text": "Pullback & pushforward"},
     "navigation_with_keys": False,
     "show_prev_next": True,
 }
@@ -80,3 +83,46 @@ notfound_urls_prefix = None if os.environ.get("READTHEDOCS") == "True" else "/"
 
 # Pages that moved keep working: "old/path": "new/path.html" (the #fragment is kept).
 redirects = {}
+
+# --- API reference (api/) ---
+# The pages under api/ document the installed PyTensor with explicit autofunction / automethod / autoclass
+# directives inside ```{eval-rst} blocks: autosummary generates no stub files, nothing to commit or regenerate.
+# Directives that PyTensor's own docstrings use: `.. testcode::` / `.. testoutput::` (hessian_vector_product)
+# need sphinx.ext.doctest, which renders them as code blocks (they run only under the doctest builder, never
+# here); `.. TODO::` (OpFromGraph) needs sphinx.ext.todo, which hides it (todo_include_todos is False).
+extensions += ["sphinx.ext.doctest", "sphinx.ext.todo"]
+autodoc_typehints = "signature"  # the annotations stay in the signature, as PyTensor wrote them
+autodoc_preserve_defaults = True  # defaults as written in the source (e.g. "raise", not a repr)
+autodoc_member_order = "bysource"
+# Numpydoc sections render as one field list with the type text as plain text. With napoleon's default
+# (one :param:/:type: pair per parameter) Sphinx cross-references every word of the type text, and PyTensor's
+# type slots hold prose ("Scalar (0-dimensional) variable", "{'ignore', 'warn', 'raise'}", ":class:` Vector")
+# and one malformed line (jacobian's "expression :class:`...`" has no " : "), which docutils rejects as
+# "Unexpected indentation". Plain type text keeps these docstrings readable and the build strict.
+napoleon_use_param = False
+napoleon_use_rtype = False
+# Cross-references that cannot resolve in this offline build, each on purpose (nitpicky stays on; nothing else
+# is ignored). Every other py: reference in the API pages must resolve.
+nitpick_ignore = list(globals().get("nitpick_ignore", []))
+nitpick_ignore += [
+    # PyTensor's graph classes appear in signatures and docstrings; this site documents only the autodiff
+    # surface, and without intersphinx (the build is offline) PyTensor's own reference cannot be linked.
+    ("py:class", "pytensor.graph.basic.Variable"),
+    ("py:class", "Variable"),  # OpFromGraph's docstring writes :class:`Variable`
+    ("py:class", "pytensor.graph.fg.FrozenFunctionGraph"),  # OpFromGraph.__init__ signature
+    ("py:class", "Mode"),  # verify_grad signature: a string annotation Union["Mode", str]
+    ("py:func", "pytensor.function"),  # OpFromGraph docstring; compiling is outside the autodiff surface
+    ("py:mod", "gradient"),  # grad's docstring: ":mod:`gradient`", a module page PyTensor itself deleted
+    # PyTensor's docstrings write Op.pullback / Op.pushforward relative to pytensor.graph.op; Sphinx looks the
+    # short name up in the docstring's own module (pytensor.compile.builders) and finds nothing. The targets
+    # are on api/op (pytensor.graph.op.Op.pullback / .pushforward), and the page links them in its text.
+    ("py:meth", "Op.pullback"),
+    ("py:meth", "Op.pushforward"),
+    # Standard library and NumPy classes in signatures: no intersphinx offline.
+    ("py:class", "collections.abc.Sequence"),
+    ("py:class", "collections.abc.Callable"),
+    ("py:class", "collections.abc.Mapping"),
+    ("py:class", "numpy.ndarray"),
+    ("py:class", "numpy.random._generator.Generator"),
+    ("py:class", "numpy.random.mtrand.RandomState"),
+]

@@ -1,14 +1,16 @@
-"""Small site additions: launch and download links on executed pages, and the .ipynb downloads.
+"""Small site additions: launch and download links on executed pages, the .ipynb downloads, offline MathJax.
 
 A page is a notebook page when its front matter carries a ``kernelspec`` (myst-nb then executes it).
 """
 
+import importlib.util
 import re
 from pathlib import Path
 
 import jupytext
 from docutils import nodes
 from sphinx.util.docutils import SphinxRole
+from sphinx.util.fileutil import copy_asset
 
 DOWNLOADS = "_downloads/notebooks"
 
@@ -43,6 +45,13 @@ def write_ipynb_downloads(app, exception):
             jupytext.write(nb, out / (docname.replace("/", "--") + ".ipynb"))
 
 
+def copy_offline_mathjax(app, exception):
+    """Serve MathJax from _static (files from the pinned sphinx-mathjax-offline wheel): no CDN request."""
+    if exception is None and app.builder.format == "html":
+        wheel_dir = Path(importlib.util.find_spec("sphinx-mathjax-offline").origin).parent
+        copy_asset(wheel_dir / "static" / "mathjax", Path(app.outdir) / "_static" / "mathjax")
+
+
 class InlineAnchor(SphinxRole):
     """{anchor}`Title <label>`: a citable anchor inside a table row or a sentence.
 
@@ -60,4 +69,6 @@ def setup(app):
     app.add_role("anchor", InlineAnchor())
     app.connect("html-page-context", add_launch_context)
     app.connect("build-finished", write_ipynb_downloads)
+    app.connect("build-finished", copy_offline_mathjax)
+    app.config.mathjax_path = "mathjax/tex-chtml.js"
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -58,13 +58,15 @@ def test_search_finds_pullback(page, server):
 
 def test_dark_light_toggle(page, server):
     page.goto(f"{server}/index.html", wait_until="networkidle")
-    seen = set()
-    for _ in range(3):  # the button cycles light -> dark -> auto
-        page.locator("button.theme-switch-button").first.click()
-        seen.add(page.evaluate("document.documentElement.dataset.mode"))
-    assert {"light", "dark"} <= seen, seen
-    theme = page.evaluate("document.documentElement.dataset.theme")
-    assert theme in ("light", "dark")
+    for mode in ("dark", "light", "dark"):
+        toggle = page.locator("button.theme-switch-button:visible").first
+        toggle.click()
+        page.locator(f"button.theme-change-button[data-mode={mode}]:visible").first.click()
+        assert page.evaluate("document.documentElement.dataset.theme") == mode
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.reload(wait_until="networkidle")  # the choice persists across pages
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
 
 
 def test_figures_render_on_notebook_pages(page, server):

@@ -30,7 +30,8 @@ def internal_links(site: Path):
 def test_internal_links_and_anchors_resolve(site):
     ids_cache, broken = {}, []
     for page, href, parts in internal_links(site):
-        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+        base = site if parts.path.startswith("/") else page.parent  # the 404 page uses root-relative links
+        target = (base / unquote(parts.path).lstrip("/")).resolve() if parts.path else page
         if target.is_dir():
             target = target / "index.html"
         if not target.exists():
