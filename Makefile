@@ -26,11 +26,16 @@ help:
 	@echo "make test    build if needed, then check the built site (HTML, links, anchors, browser)"
 	@echo "make serve   preview $(OUT)/html on http://127.0.0.1:8000"
 	@echo "make clean   remove $(OUT) (keeps $(VENV))"
+	@echo "make bench   time clean and no-change builds, per-notebook execution, memory, page weight"
+	@echo "make nb NB=notebooks/x.md [PARAMS='-p seed=1']   run one notebook alone, as in Jupyter"
+	@echo "make page NB=notebooks/x.md   strict build executing only that page (while writing it)"
 	@echo "Python used: $(or $(PYTHON),none found)"
 
 $(VENV)/.build-deps: requirements.txt
 	@test -n "$(PYTHON)" || { echo "No Python >= 3.12 found (PyTensor 3.1+ needs it)."; \
 	  echo "Install one (e.g. 'pyenv install 3.12') or pass PYTHON=/path/to/python3.12."; exit 1; }
+	@"$(PYTHON)" -c 'import sys; sys.exit(sys.version_info < (3, 12))' || { echo "$(PYTHON) is \
+	  $$("$(PYTHON)" -V 2>&1); PyTensor 3.1+ needs Python >= 3.12. Pass PYTHON=/path/to/python3.12."; exit 1; }
 	@test -x $(BIN)/python || { echo "Creating $(VENV) with $(PYTHON)"; "$(PYTHON)" -m venv $(VENV); }
 	@echo "Installing pinned dependencies into $(VENV) ..."
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt
@@ -47,7 +52,10 @@ html: $(VENV)/.build-deps
 	@$(BIN)/python tests/build_id.py > $(OUT)/html/.build-id
 	@echo "Site built: $(OUT)/html/index.html  (preview with 'make serve')"
 
+# Builds first unless _build/html was built from exactly these sources (tests/build_id.py).
 test: $(VENV)/.test-deps
+	@test "$$(cat $(OUT)/html/.build-id 2>/dev/null)" = "$$($(BIN)/python tests/build_id.py)" \
+	  || $(MAKE) --no-print-directory html
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
 serve:
@@ -64,3 +72,7 @@ nb: $(VENV)/.build-deps
 
 page: $(VENV)/.build-deps
 	SITE_ONLY="$(NB)" $(BIN)/sphinx-build -b html $(STRICT) . $(OUT)/page-$(subst /,-,$(basename $(NB)))
+
+# Build time, per-notebook time, peak memory, rebuild time, page weight: figures into bench/RESULTS.md.
+bench: $(VENV)/.test-deps
+	$(BIN)/python tools/bench.py

@@ -65,7 +65,24 @@ class InlineAnchor(SphinxRole):
         return [nodes.inline(self.rawtext, title, ids=[label])], []
 
 
+def balance_parallel_reads(app):
+    """With -j N, Sphinx hands each worker a batch of about len(docs)/N documents, so the slow notebooks can all
+    land on one core while the other idles. Hand out one document at a time instead, the largest source first
+    (a rough proxy for execution time), so the notebook kernels keep both cores busy."""
+    import sphinx.builders
+
+    def source_size(docname):
+        path = Path(app.srcdir) / (docname + ".md")
+        return path.stat().st_size if path.exists() else 0
+
+    def one_at_a_time(docnames, nproc, maxbatch=10):
+        return [[d] for d in sorted(docnames, key=source_size, reverse=True)]
+
+    sphinx.builders.make_chunks = one_at_a_time
+
+
 def setup(app):
+    balance_parallel_reads(app)
     app.add_role("anchor", InlineAnchor())
     app.connect("html-page-context", add_launch_context)
     app.connect("build-finished", write_ipynb_downloads)
