@@ -5,6 +5,9 @@ The entries come from ``tools/deprecations_catalog.py``, the same data the depre
 class and message match an entry (``re.fullmatch(pattern, str(message))``).
 
 The build fails (a Sphinx warning under -W) when an entry's label is not defined on the page it points to.
+
+It also adds the directive ``{deprecation-trigger} <label>``, which shows the catalog's trigger code for an
+entry (``prelude`` shows the setup every trigger runs after): the code on the page is the code the test runs.
 """
 
 import importlib.util
@@ -12,7 +15,9 @@ import json
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from docutils import nodes
 from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
 
 logger = logging.getLogger(__name__)
 OUTPUT = Path("_static") / "deprecations.json"
@@ -60,7 +65,28 @@ def on_build_finished(app, exception):
     logger.info(f"deprecations map written to {target}")
 
 
+class DeprecationTrigger(SphinxDirective):
+    """Show a catalog entry's trigger code (or the shared prelude) as a Python code block."""
+
+    required_arguments = 1
+
+    def run(self):
+        catalog = load_catalog(self.env.srcdir)
+        self.env.note_dependency(str(Path(self.env.srcdir) / "tools" / "deprecations_catalog.py"))
+        label = self.arguments[0]
+        if label == "prelude":
+            code = catalog.PRELUDE
+        elif label in catalog.BY_LABEL:
+            code = catalog.BY_LABEL[label].trigger
+        else:
+            raise self.error(f"no catalog entry {label!r} in tools/deprecations_catalog.py")
+        block = nodes.literal_block(code.strip(), code.strip(), language="python")
+        self.set_source_info(block)
+        return [block]
+
+
 def setup(app):
+    app.add_directive("deprecation-trigger", DeprecationTrigger)
     app.connect("env-check-consistency", check_labels)
     app.connect("build-finished", on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,9 +11,11 @@ Importing this module does not import PyTensor (the Sphinx extension imports it)
 strings, executed only by :func:`run_trigger`.
 """
 
+import ast
 import re
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 BASE_URL = "https://pullback-pushforward.readthedocs.io/en/latest/"
 PAGE = "guides/deprecations.html"
@@ -25,11 +27,16 @@ def url(label, page=PAGE):
     return f"{BASE_URL}{page}#{label}"
 
 
+def _literal(text):
+    """A regex matching `text` exactly, readable in JSON: spaces stay unescaped."""
+    return re.escape(text).replace("\\ ", " ")
+
+
 # An Op's class name as PyTensor prints it in these messages: `type(self).__name__`.
 _OP = r"(?P<op>\w+)"
 
 # Shared by the triggers: a one-input Op y = sin(x) whose autodiff method is added by each trigger.
-_PRELUDE = """
+PRELUDE = """
 import numpy as np
 import pytensor.tensor as pt
 from pytensor.graph.basic import Apply
@@ -57,7 +64,7 @@ class Entry:
     category: str  # the warning class name, e.g. "FutureWarning"
     pattern: str  # regex for the full message (re.fullmatch)
     title: str  # short heading
-    trigger: str  # code that emits the warning (run after _PRELUDE)
+    trigger: str  # code that emits the warning (run after PRELUDE)
     action: str  # what to do, one sentence, Markdown
     migration: str  # label of the migration guide section that shows the fix
     deprecation: bool = True  # False: a UserWarning or error the legacy code paths meet, not a deprecation
@@ -79,7 +86,7 @@ ENTRIES = (
     Entry(
         label="deprecation-op-grad-l-op",
         category="FutureWarning",
-        pattern=_OP + re.escape(
+        pattern=_OP + _literal(
             " should implement `pullback` instead of `L_op`/`grad`. Direct `L_op`/`grad` implementations "
             "are deprecated and will stop being called in a future version."
         ),
@@ -98,7 +105,7 @@ pullback(OldGrad()(x), x, v)
     Entry(
         label="deprecation-op-r-op",
         category="FutureWarning",
-        pattern=_OP + re.escape(
+        pattern=_OP + _literal(
             " should implement `pushforward` instead of `R_op`. Direct `R_op` implementations "
             "are deprecated and will stop being called in a future version."
         ),
@@ -117,7 +124,7 @@ pushforward(OldRop()(x), x, v, use_op_pushforward=True)
     Entry(
         label="deprecation-lop",
         category="FutureWarning",
-        pattern=re.escape("Lop is deprecated, use pullback instead."),
+        pattern=_literal("Lop is deprecated, use pullback instead."),
         title="`pytensor.gradient.Lop` (or `pytensor.Lop`) is called",
         trigger="""
 from pytensor.gradient import Lop
@@ -129,7 +136,7 @@ Lop(pt.sin(x), x, v)
     Entry(
         label="deprecation-rop",
         category="FutureWarning",
-        pattern=re.escape("Rop is deprecated, use pushforward instead."),
+        pattern=_literal("Rop is deprecated, use pushforward instead."),
         title="`pytensor.gradient.Rop` (or `pytensor.Rop`) is called",
         trigger="""
 from pytensor.gradient import Rop
@@ -142,7 +149,7 @@ Rop(pt.sin(x), x, v)
     Entry(
         label="deprecation-lop-overrides",
         category="FutureWarning",
-        pattern=re.escape("lop_overrides is deprecated in favor of pullback."),
+        pattern=_literal("lop_overrides is deprecated in favor of pullback."),
         title="`OpFromGraph(..., lop_overrides=...)`",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
@@ -156,7 +163,7 @@ OpFromGraph([a], [pt.sin(a)], lop_overrides=lambda inputs, outputs, cots: [cots[
     Entry(
         label="deprecation-rop-overrides",
         category="FutureWarning",
-        pattern=re.escape("rop_overrides is deprecated in favor of pushforward."),
+        pattern=_literal("rop_overrides is deprecated in favor of pushforward."),
         title="`OpFromGraph(..., rop_overrides=...)`",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
@@ -170,7 +177,7 @@ OpFromGraph([a], [pt.sin(a)], rop_overrides=lambda inputs, tangents: [tangents[0
     Entry(
         label="deprecation-compile-kwargs",
         category="FutureWarning",
-        pattern=re.escape(
+        pattern=_literal(
             "Passing `compile_kwargs` to `OpFromGraph` is deprecated and now ignored: the inner graph "
             "inherits the outer compilation. Ignored: "
         ) + r"(?P<ignored>\[.*\])\.",
@@ -189,8 +196,8 @@ OpFromGraph([a], [pt.sin(a)], grad_overrides=lambda inputs, cots: [cots[0] * pt.
     Entry(
         label="deprecation-grad-returned-disconnected",
         category="UserWarning",
-        pattern=_OP + re.escape(".grad returned DisconnectedType for input ") + r"(?P<input>\d+)"
-        + re.escape(". You may want to implement a connection_pattern method for it."),
+        pattern=_OP + _literal(".grad returned DisconnectedType for input ") + r"(?P<input>\d+)"
+        + _literal(". You may want to implement a connection_pattern method for it."),
         title="An Op's pullback returned `DisconnectedType` for an input it did not declare disconnected",
         trigger="""
 from pytensor.gradient import disconnected_type, grad
@@ -292,10 +299,66 @@ def run_trigger(entry):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            exec(compile(_PRELUDE + entry.trigger, f"<trigger {entry.label}>", "exec"), namespace)
+            exec(compile(PRELUDE + entry.trigger, f"<trigger {entry.label}>", "exec"), namespace)
         except Exception as err:  # noqa: BLE001 - the error is the result for kind="error"
             error = (type(err).__name__, str(err))
     return [(w.category.__name__, str(w.message)) for w in caught], error
+
+
+# --- PyTensor's own source: every deprecation warn() in its autodiff code -------------------------------
+DEPRECATION_CLASSES = {"FutureWarning", "DeprecationWarning", "PendingDeprecationWarning"}
+
+
+def _message_fragments(call):
+    """The literal text of a warnings.warn(...) message, as a list of fragments (f-string holes split it)."""
+    msg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "message"), None)
+    if isinstance(msg, ast.Constant) and isinstance(msg.value, str):
+        return [msg.value]
+    if isinstance(msg, ast.JoinedStr):
+        return [v.value for v in msg.values if isinstance(v, ast.Constant)]
+    return None
+
+
+def _category(call):
+    node = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "category"), None)
+    return getattr(node, "id", getattr(node, "attr", "UserWarning")) if node is not None else "UserWarning"
+
+
+# Where PyTensor's autodiff lives; in the other files only these functions are autodiff code.
+AUTODIFF_FILES = {"gradient.py", "compile/builders.py"}
+AUTODIFF_FUNCTIONS = {"pullback", "pushforward", "grad", "L_op", "R_op", "Lop", "Rop", "jacobian", "hessian"}
+
+
+def source_deprecations():
+    """(file, line, category, fragments) of every deprecation warn() in PyTensor's autodiff code."""
+    import pytensor
+
+    package = Path(pytensor.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package).as_posix()
+        if rel.startswith("tests/"):
+            continue
+        source = path.read_bytes()
+        if b"Warning" not in source:  # no warning category named: nothing to parse
+            continue
+        tree = ast.parse(source)
+        scopes = [(tree, rel in AUTODIFF_FILES)]
+        while scopes:
+            node, autodiff = scopes.pop()
+            for child in ast.iter_child_nodes(node):
+                inside = autodiff or (isinstance(child, ast.FunctionDef) and child.name in AUTODIFF_FUNCTIONS)
+                if (inside and isinstance(child, ast.Call) and getattr(child.func, "attr", None) == "warn"
+                        and _category(child) in DEPRECATION_CLASSES):
+                    found.append((rel, child.lineno, _category(child), _message_fragments(child)))
+                scopes.append((child, inside))
+    return sorted(found)
+
+
+def covering(category, fragments):
+    """Entries whose pattern contains the longest literal fragment of a source message."""
+    longest = _literal(max(fragments, key=len))
+    return [e for e in ENTRIES if e.category == category and longest in e.pattern]
 
 
 def as_map(pytensor_version=None):
