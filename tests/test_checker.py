@@ -131,3 +131,28 @@ def test_installed_pytensor_package():
     allowed_files = {"graph/op.py", "scalar/basic.py"}  # Op's legacy defaults and the fallbacks that call them
     assert found <= allowed_files, found
     assert result.returncode == (1 if found else 0)
+
+
+def _python_3_9():
+    """A working Python 3.9 interpreter (pyenv's, or python3.9 on PATH), or None."""
+    import glob
+    import shutil
+
+    candidates = sorted(glob.glob(str(Path.home() / ".pyenv/versions/3.9*/bin/python"))) + [shutil.which("python3.9")]
+    for python in filter(None, candidates):
+        check = subprocess.run([python, "-c", "import sys; assert sys.version_info[:2] == (3, 9)"],
+                               capture_output=True)
+        if check.returncode == 0:
+            return python
+    return None
+
+
+PYTHON_3_9 = _python_3_9()
+
+
+@pytest.mark.skipif(PYTHON_3_9 is None, reason="no Python 3.9 interpreter on this machine")
+def test_same_findings_under_python_3_9():
+    ours = run(FIXTURES / "legacy_ops.py")
+    old = subprocess.run([PYTHON_3_9, str(CHECKER), str(FIXTURES / "legacy_ops.py")], capture_output=True,
+                         text=True, timeout=120)
+    assert (old.returncode, old.stdout, old.stderr) == (ours.returncode, ours.stdout, ours.stderr)
