@@ -53,7 +53,8 @@ if os.environ.get("SITE_ONLY"):
     nb_execution_excludepatterns = sorted(_pages - _only)
     suppress_warnings = ["mystnb.glue", "mystnb.glue_ref"]
 
-myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath", "deflist"]
+# attrs_inline: mark a measured value in prose as `[{glue:text}`t:.2f`]{.timing}` (see CONTRIBUTING.md).
+myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath", "deflist", "attrs_inline"]
 myst_heading_anchors = 3
 
 # --- HTML -------------------------------------------------------------------
@@ -91,6 +92,7 @@ redirects = {}
 # need sphinx.ext.doctest, which renders them as code blocks (they run only under the doctest builder, never
 # here); `.. TODO::` (OpFromGraph) needs sphinx.ext.todo, which hides it (todo_include_todos is False).
 extensions += ["sphinx.ext.doctest", "sphinx.ext.todo"]
+extensions += ["api_footnotes"]  # _ext/api_footnotes.py: numbered footnotes inside autodoc output
 autodoc_typehints = "signature"  # the annotations stay in the signature, as PyTensor wrote them
 autodoc_preserve_defaults = True  # defaults as written in the source (e.g. "raise", not a repr)
 autodoc_member_order = "bysource"
@@ -126,36 +128,3 @@ nitpick_ignore += [
     ("py:class", "numpy.random._generator.Generator"),
     ("py:class", "numpy.random.mtrand.RandomState"),
 ]
-# MyST's {eval-rst} parses its content into a separate document and re-registers only top-level targets, so a
-# numbered footnote inside autodoc output (PyTensor's "References: .. [1]" in pushforward and Op.grad) reaches
-# the page unregistered and docutils reports 'Unknown target name: "1"'. This transform registers such nested
-# footnotes and their references with the page (fresh ids), before docutils resolves footnotes (priority 620).
-from docutils import nodes as _api_nodes  # noqa: E402
-from docutils.transforms import Transform as _ApiTransform  # noqa: E402
-
-
-class _ApiNestedRstFootnotes(_ApiTransform):
-    default_priority = 615
-
-    def apply(self):
-        doc = self.document
-        for footnote in list(doc.findall(_api_nodes.footnote)):
-            if footnote.get("auto") or any(name in doc.nameids for name in footnote["names"]):
-                continue  # auto-numbered, or already registered (a top-level footnote)
-            footnote["ids"] = []
-            doc.note_explicit_target(footnote, footnote)
-            doc.note_footnote(footnote)
-        for ref in list(doc.findall(_api_nodes.footnote_reference)):
-            if "refname" in ref and ref not in doc.footnote_refs.get(ref["refname"], []):
-                ref["ids"] = []
-                doc.set_id(ref)
-                doc.note_footnote_ref(ref)
-
-
-_api_previous_setup = globals().get("setup")  # chain any setup() defined above this block
-
-
-def setup(app):
-    if _api_previous_setup is not None:
-        _api_previous_setup(app)
-    app.add_transform(_ApiNestedRstFootnotes)
