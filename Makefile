@@ -71,7 +71,7 @@ nb: $(VENV)/.build-deps
 	$(BIN)/python tools/run_notebook.py $(NB) $(PARAMS)
 
 page: $(VENV)/.build-deps
-	SITE_ONLY="$(NB)" $(BIN)/sphinx-build -b html $(STRICT) . $(OUT)/page-$(subst /,-,$(basename $(NB)))
+	SITE_ONLY="$(NB)" $(BIN)/sphinx-build -b html $(STRICT) . $(OUT)/page-$(subst /,-,$(basename $(firstword $(NB))))
 
 # Build time, per-notebook time, peak memory, rebuild time, page weight: figures into bench/RESULTS.md.
 bench: $(VENV)/.test-deps
