@@ -45,6 +45,7 @@ nb_execution_timeout = 180  # seconds per cell
 nb_output_stderr = "warn"  # unexpected stderr becomes a warning, so -W fails the build
 nb_kernel_rgx_aliases = {".*": "python3"}
 nb_merge_streams = True
+nb_render_markdown_format = "myst"  # Markdown outputs (IPython.display.Markdown) may hold tables and math
 # While writing one page: SITE_ONLY="notebooks/loop.md" executes only that page; the others are rendered
 # without outputs, so their glue references are not checked. Never publish from this mode.
 if os.environ.get("SITE_ONLY"):

@@ -46,4 +46,4 @@ def test_every_parameterised_notebook_has_a_second_set():
 @pytest.mark.parametrize("page", sorted(ALTERNATES))
 def test_checks_hold_for_other_values(reruns, page):
     result = reruns[page].result()
-    assert result.returncode == 0, f"{page} with {ALTERNATES[page]}:\n{result.stdout[-6000:]}"
+    assert result.returncode == 0, f"{page} with {ALTERNATES[page]}:\n{result.stdout[-6000:]}{result.stderr[-2000:]}"
