@@ -2,13 +2,15 @@
 
     python tools/run_notebook.py notebooks/loop.md [-p name=value ...] [--save out.ipynb]
 
-It fails (exit 1) when a cell raises or writes to stderr, the same rules as the strict site build. With -p,
+It fails (exit 1) when a cell raises or writes to stderr, or when prose quotes a glued value that is missing or
+cannot be formatted as asked: the same rules as the strict site build. With -p,
 values are injected after the cell tagged ``parameters`` (the papermill convention) and the page's own
 checks must still pass. It prints the time each slow cell took and the total.
 """
 
 import argparse
 import ast
+import re
 import sys
 import time
 from datetime import datetime
@@ -16,7 +18,10 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from myst_nb.core.variables import format_plain_text
 from nbclient import NotebookClient
+
+GLUE_REFERENCE = re.compile(r"\{glue(?::text|:any|:md)?\}`([^`:]+?)(?::([^`]*))?`")
 
 
 def inject_parameters(nb, params):
@@ -38,6 +43,30 @@ def problems_in(nb):
                 text = out.get("text") or "\n".join(out.get("traceback", []))
                 first = cell.source.splitlines()[0] if cell.source else ""
                 found.append(f"cell {number} ({first!r}): {out.output_type} {out.get('name', '')}\n{text}")
+    return found
+
+
+def glue_problems(nb):
+    """Glue references in the prose whose key was never glued, or whose value does not take the format."""
+    glued = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            scrap = out.get("metadata", {}).get("scrapbook", {})
+            if "name" in scrap:  # strip the mime prefix myst-nb's glue puts on its display data
+                prefix = scrap.get("mime_prefix", "")
+                glued[scrap["name"]] = {k.removeprefix(prefix): v for k, v in out.get("data", {}).items()}
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for key, fmt in GLUE_REFERENCE.findall(cell.source):
+            if key not in glued:
+                found.append(f"glue reference {key!r}: nothing was glued under that name")
+            elif fmt:
+                try:
+                    format_plain_text(glued[key].get("text/plain", ""), fmt)
+                except Exception as exc:  # the same failure the site build reports
+                    found.append(f"glue reference {key}:{fmt}: {exc}")
     return found
 
 
@@ -74,7 +103,7 @@ def main(argv=None):
                 print(f"  cell {number:3d}: {took:6.1f} s  {cell.source.splitlines()[0][:60] if cell.source else ''}")
     if args.save:
         nbformat.write(nb, args.save)
-    problems = problems_in(nb)
+    problems = problems_in(nb) + glue_problems(nb)
     print(f"{args.notebook}: executed in {total:.1f} s, {len(problems)} problem(s)")
     for p in problems:
         print(p)
