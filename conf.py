@@ -93,7 +93,7 @@ redirects = {}
 # need sphinx.ext.doctest, which renders them as code blocks (they run only under the doctest builder, never
 # here); `.. TODO::` (OpFromGraph) needs sphinx.ext.todo, which hides it (todo_include_todos is False).
 extensions += ["sphinx.ext.doctest", "sphinx.ext.todo"]
-extensions += ["api_footnotes"]  # _ext/api_footnotes.py: numbered footnotes inside autodoc output
+extensions += ["api_docstrings"]  # _ext/api_docstrings.py: versionless deprecations, nested footnotes
 autodoc_typehints = "signature"  # the annotations stay in the signature, as PyTensor wrote them
 autodoc_preserve_defaults = True  # defaults as written in the source (e.g. "raise", not a repr)
 autodoc_member_order = "bysource"
