@@ -25,7 +25,7 @@ extensions = [
 ]
 
 exclude_patterns = ["_build", ".venv", ".pytest_cache", "**/.ipynb_checkpoints",
-                    "tests", "tools", ".ci", "README.md", "CONTRIBUTING.md"]
+                    "tests", "tools", "bench", ".ci", "README.md", "CONTRIBUTING.md"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 
