@@ -13,6 +13,8 @@ SPHINXOPTS ?= -j 2
 # -n: nitpicky, -W: warnings are errors, --keep-going: report them all before failing,
 # -T: on a failing cell, print the cell and its traceback.
 STRICT := -n -W --keep-going -T
+# -a: write every page even when only some changed (the sitemap lists only the pages written;
+# re-reading, and so re-executing, still happens only for changed sources).
 SRC    ?= .
 # One BLAS thread per notebook kernel: the build runs two kernels on two cores.
 export OMP_NUM_THREADS ?= 1
@@ -48,7 +50,7 @@ $(VENV)/.test-deps: $(VENV)/.build-deps tests/requirements.txt
 venv: $(VENV)/.build-deps
 
 html: $(VENV)/.build-deps
-	$(BIN)/sphinx-build -b html $(STRICT) $(SPHINXOPTS) -c . $(SRC) $(OUT)/html
+	$(BIN)/sphinx-build -b html -a $(STRICT) $(SPHINXOPTS) -c . $(SRC) $(OUT)/html
 	@$(BIN)/python tests/build_id.py > $(OUT)/html/.build-id
 	@echo "Site built: $(OUT)/html/index.html  (preview with 'make serve')"
 

@@ -81,6 +81,7 @@ html_context = {
     "source_branch": os.environ.get("SITE_BRANCH", "main"),
 }
 sitemap_url_scheme = "{link}"
+sitemap_excludes = ["404.html", "genindex.html", "search.html"]
 notfound_urls_prefix = None if os.environ.get("READTHEDOCS") == "True" else "/"
 
 # Pages that moved keep working: "old/path": "new/path.html" (the #fragment is kept).

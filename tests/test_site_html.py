@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import notebook_sources
+from conftest import content_pages, notebook_sources
 
 NOTEBOOKS = notebook_sources()
 
@@ -69,7 +69,11 @@ def test_binder_configuration_is_present():
 
 
 def test_hosting_files(site):
-    sitemap = (site / "sitemap.xml").read_text()
-    assert "notebooks/vocabulary.html" in sitemap
+    locs = re.findall(r"<loc>([^<]*)</loc>", (site / "sitemap.xml").read_text())
+    base = min((loc for loc in locs if loc.endswith("/index.html")), key=len).removesuffix("index.html")
+    sitemap = {loc.removeprefix(base) for loc in locs}
+    pages = set(content_pages()) - {"genindex.html", "search.html", "404.html"}
+    assert pages <= sitemap, f"pages missing from the sitemap (an incremental build?): {pages - sitemap}"
+    assert "404.html" not in sitemap
     assert (site / "404.html").exists()
     assert 'rel="canonical"' in (site / "index.html").read_text()
