@@ -31,7 +31,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "_build" / "bench"
 RESULTS = ROOT / "bench" / "RESULTS.md"
-SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-T", "-c", "."]
+SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-a", "-n", "-W", "--keep-going", "-T", "-c", "."]
 EXECUTED = re.compile(r"^(?P<path>\S+\.md): Executed notebook in (?P<s>[\d.]+) seconds", re.M)
 
 
