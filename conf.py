@@ -39,6 +39,9 @@ nitpick_ignore_regex = []  # grows only with a written reason next to each entry
 # NB_EXECUTION_MODE=cache for a quicker local loop; cache mode does not notice a
 # new PyTensor release, so never publish from it.
 nb_execution_mode = os.environ.get("NB_EXECUTION_MODE", "force")
+# Deprecated API cannot be taught: every kernel treats DeprecationWarning, PendingDeprecationWarning and
+# FutureWarning as errors (tools/kernel_warnings.py, run by IPython at kernel start, says how and why).
+os.environ["PYTHONSTARTUP"] = str(Path(__file__).resolve().parent / "tools" / "kernel_warnings.py")
 nb_execution_raise_on_error = True  # a failing cell fails the build ...
 nb_execution_show_tb = True  # ... and the log shows the traceback
 nb_execution_timeout = 600  # seconds per cell: generous, since a first build compiles every Numba function cold

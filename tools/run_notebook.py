@@ -10,6 +10,7 @@ checks must still pass. It prints the time each slow cell took and the total.
 
 import argparse
 import ast
+import os
 import re
 import sys
 import time
@@ -85,6 +86,8 @@ def main(argv=None):
     parser.add_argument("--timeout", type=int, default=600, help="seconds per cell")
     args = parser.parse_args(argv)
 
+    # The same kernel start-up as the site build: deprecation warnings are errors (kernel_warnings.py).
+    os.environ["PYTHONSTARTUP"] = str(Path(__file__).resolve().with_name("kernel_warnings.py"))
     nb = jupytext.read(args.notebook)
     if args.param:
         inject_parameters(nb, {k: parse_value(v) for k, v in (p.split("=", 1) for p in args.param)})
