@@ -38,6 +38,12 @@
     return (m.toFixed(2) + "e" + e).replace("-", "\u2212");
   }
 
+  function sig(v) {  // three significant digits, no exponent
+    if (v === 0) return "0";
+    var digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(v)) + 1e-12));
+    return v.toFixed(Math.min(digits, 8)).replace("-", "\u2212");
+  }
+
   function vec(v, digits) { return "(" + num(v[0], digits) + ", " + num(v[1], digits) + ")"; }
 
   /* ---------- the tangent / cotangent explorer ---------- */
@@ -301,15 +307,19 @@
     var table = html(live, "table", {"class": "ppx-values"});
     html(table, "caption", {}, data.table_caption);
     var head = html(html(table, "thead"), "tr");
-    html(head, "th", {scope: "col"}, "");
+    html(head, "th", {scope: "col"}, data.row_header || "");
     data.panels.forEach(function (panel) { html(head, "th", {scope: "col"}, panel.column); });
     var body = html(table, "tbody"), names = [];
     data.panels.forEach(function (panel) { panel.series.forEach(function (sr) { if (names.indexOf(sr.name) < 0) names.push(sr.name); }); });
     names.forEach(function (name) {
       var row = html(body, "tr");
       var th = html(row, "th", {scope: "row"});
-      var j = data.panels[0].series.map(function (sr) { return sr.name; }).indexOf(name);
-      html(th, "span", {"class": "ppx-swatch ppx-s" + (j < 0 ? 0 : j), "aria-hidden": "true"});
+      var j = -1;
+      data.panels.forEach(function (panel) {
+        var jj = panel.series.map(function (sr) { return sr.name; }).indexOf(name);
+        if (j < 0) j = jj;
+      });
+      html(th, "span", {"class": "ppx-swatch ppx-s" + j, "aria-hidden": "true"});
       th.appendChild(document.createTextNode(name));
       data.panels.forEach(function (panel, pi) {
         var jj = panel.series.map(function (sr) { return sr.name; }).indexOf(name);
@@ -330,7 +340,9 @@
           values[p.panel.key][sr.name] = v;
           p.marks[j].setAttribute("cx", xx); p.marks[j].setAttribute("cy", v > 0 ? p.Y(v) : -99);
           var cell = out[pi + ":" + j];
-          if (cell) cell.textContent = sci(v * (p.panel.display_scale || 1)) + (p.panel.unit ? " " + p.panel.unit : "");
+          var shown = v * (p.panel.display_scale || 1);
+          if (cell) cell.textContent = (p.panel.format === "sig" ? sig(shown) : sci(shown)) +
+                                       (p.panel.unit ? " " + p.panel.unit : "");
         });
       });
       slider.setAttribute("aria-valuetext", data.x_name + " = " + show(xs[i]));
