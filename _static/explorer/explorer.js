@@ -266,7 +266,8 @@
                                    "aria-label": panel.title + ": " + panel.ylabel + " against " + data.xlabel +
                                    " (log-log); the values at the chosen point are in the table below"});
       el(svg, "text", {x: (m.l + PW - m.r) / 2, y: 16, "class": "ppx-title", "text-anchor": "middle"}, panel.title);
-      for (var e = Math.ceil(ylo); e <= Math.floor(yhi); e++) {
+      var ystep = Math.max(1, Math.ceil((Math.floor(yhi) - Math.ceil(ylo)) / 7));
+      for (var e = Math.ceil(ylo); e <= Math.floor(yhi); e += ystep) {
         var yy = Y(Math.pow(10, e));
         el(svg, "line", {x1: m.l, x2: PW - m.r, y1: yy, y2: yy, "class": "ppx-grid"});
         el(svg, "text", {x: m.l - 4, y: yy + 4, "class": "ppx-tick", "text-anchor": "end"}, "1e" + String(e).replace("-", "\u2212"));
@@ -285,7 +286,7 @@
         var pts = [];
         sr.values.forEach(function (v, q) { if (v > 0) pts.push([X(xs[q]), Y(v)]); });
         polyline(svg, pts, "ppx-line ppx-s" + j + (sr.dashed ? " ppx-dashed" : ""));
-        pts.forEach(function (p) { el(svg, "circle", {cx: p[0], cy: p[1], r: 2.5, "class": "ppx-mark ppx-s" + j}); });
+        if (!sr.dashed) pts.forEach(function (p) { el(svg, "circle", {cx: p[0], cy: p[1], r: 2.5, "class": "ppx-mark ppx-s" + j}); });
       });
       var cursor = el(svg, "line", {y1: m.t, y2: PH - m.b, "class": "ppx-cursor"});
       var marks = panel.series.map(function (sr, j) { return el(svg, "circle", {r: 5.5, "class": "ppx-here ppx-s" + j}); });
@@ -314,12 +315,12 @@
     names.forEach(function (name) {
       var row = html(body, "tr");
       var th = html(row, "th", {scope: "row"});
-      var j = -1;
+      var j = -1, dashed = false;
       data.panels.forEach(function (panel) {
         var jj = panel.series.map(function (sr) { return sr.name; }).indexOf(name);
-        if (j < 0) j = jj;
+        if (j < 0 && jj >= 0) { j = jj; dashed = !!panel.series[jj].dashed; }
       });
-      html(th, "span", {"class": "ppx-swatch ppx-s" + j, "aria-hidden": "true"});
+      html(th, "span", {"class": "ppx-swatch ppx-s" + j + (dashed ? " ppx-swatch-dashed" : ""), "aria-hidden": "true"});
       th.appendChild(document.createTextNode(name));
       data.panels.forEach(function (panel, pi) {
         var jj = panel.series.map(function (sr) { return sr.name; }).indexOf(name);
