@@ -1,8 +1,10 @@
 """Write ``_static/deprecations.json`` into the built site: PyTensor warning pattern -> catalog URL.
 
 The entries come from ``tools/deprecations_catalog.py``, the same data the deprecations page and
-``tests/test_deprecations.py`` use. A library can load the JSON and append "see <url>" to a warning whose
-class and message match an entry (``re.fullmatch(pattern, str(message))``).
+``tests/test_deprecations.py`` use. A program can load the JSON and append "See <url>" to a warning whose
+class matches an entry's ``category`` and whose text contains a match of its ``pattern`` (a search:
+``re.search`` in Python, ``RegExp.test`` in JavaScript; the JSON's ``lookup`` field says so). The URLs use
+the site's ``html_baseurl``.
 
 The build fails (a Sphinx warning under -W) when an entry's label is not defined on the page it points to.
 
@@ -38,11 +40,12 @@ def installed_pytensor():
         return None
 
 
-def write_map(catalog, outdir):
+def write_map(catalog, outdir, base_url=None):
     """Write the JSON map under ``outdir``; return its path."""
     target = Path(outdir) / OUTPUT
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(catalog.as_map(installed_pytensor()), indent=2, ensure_ascii=False) + "\n")
+    site_map = catalog.as_map(installed_pytensor(), base_url=base_url)
+    target.write_text(json.dumps(site_map, indent=2, ensure_ascii=False) + "\n")
     return target
 
 
@@ -52,6 +55,8 @@ def check_labels(app, env):
     labels = env.get_domain("std").labels
     for entry in catalog.ENTRIES + catalog.ERRORS:
         for label, page in ((entry.label, catalog.PAGE), (entry.migration, catalog.MIGRATION_PAGE)):
+            if label is None:  # no migration-guide section: the catalog page holds the fix
+                continue
             docname = page.removesuffix(".html")
             if labels.get(label, (None,))[0] != docname:
                 logger.warning(f"deprecations catalog: label {label!r} is not defined on {docname}",
@@ -61,7 +66,7 @@ def check_labels(app, env):
 def on_build_finished(app, exception):
     if exception is not None or app.builder.format != "html":
         return
-    target = write_map(load_catalog(app.srcdir), app.outdir)
+    target = write_map(load_catalog(app.srcdir), app.outdir, app.config.html_baseurl)
     logger.info(f"deprecations map written to {target}")
 
 

@@ -7,6 +7,8 @@ JSON map drift from the catalog. Needs PyTensor, not the built site.
 
 import json
 import re
+import shutil
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -131,7 +133,8 @@ pushforward(NewSine()(x), x, v, use_op_pushforward=True)
 @pytest.mark.parametrize("name", LEGACY_PATHS)
 def test_legacy_path_emits_only_catalogued_warnings(name):
     code, expected = LEGACY_PATHS[name]
-    entry = catalog.Entry(label=name, category="", pattern="", title="", trigger=code, action="", migration="")
+    entry = catalog.Entry(label=name, category="", pattern="", title="", trigger=code, action="", migration="",
+                          since="")
     caught, error = catalog.run_trigger(entry)
     assert error is None, error
     assert uncovered(caught) == [], "not in the catalog: add an entry to tools/deprecations_catalog.py"
@@ -145,7 +148,7 @@ def test_legacy_path_emits_only_catalogued_warnings(name):
 def test_every_deprecation_in_pytensor_autodiff_source_is_catalogued():
     """A new deprecation added to PyTensor's autodiff code fails here even before anyone triggers it."""
     found = catalog.source_deprecations()
-    assert len(found) >= 7, found  # the seven deprecations of PyTensor 3.3
+    assert len(found) >= 9, found  # the seven autodiff and two Op-writing deprecations of PyTensor 3.3
     for rel, line, category, fragments in found:
         assert fragments is not None, f"{rel}:{line}: message not a literal; check it by hand"
         assert catalog.covering(category, fragments), f"{rel}:{line}: {category} {fragments!r} is not in the catalog"
@@ -169,7 +172,7 @@ def test_pages_define_every_catalog_label():
     on_migration_page = _labels_in("guides/migration.md")
     for e in catalog.ENTRIES + catalog.ERRORS:
         assert e.label in on_catalog_page, e.label
-        assert e.migration in on_migration_page, (e.label, e.migration)
+        assert e.migration is None or e.migration in on_migration_page, (e.label, e.migration)
 
 
 def test_catalog_labels_are_citable():
@@ -177,21 +180,162 @@ def test_catalog_labels_are_citable():
     citable = set((ROOT / "tests" / "citable-anchors.txt").read_text().split())
     for e in catalog.ENTRIES + catalog.ERRORS:
         assert f"{catalog.PAGE}#{e.label}" in citable, e.label
-        assert f"{catalog.MIGRATION_PAGE}#{e.migration}" in citable, e.migration
+        assert e.migration is None or f"{catalog.MIGRATION_PAGE}#{e.migration}" in citable, e.migration
 
 
 def test_json_map_written_by_the_extension(tmp_path):
     import deprecations_map
 
-    target = deprecations_map.write_map(catalog, tmp_path)
+    target = deprecations_map.write_map(catalog, tmp_path, "https://example.org/docs/")
     assert target == tmp_path / "_static" / "deprecations.json"
     data = json.loads(target.read_text())
-    assert len(data["warnings"]) == len(catalog.ENTRIES) and len(data["errors"]) == len(catalog.ERRORS)
+    assert [e["id"] for e in data["entries"]] == [e.label for e in catalog.ENTRIES + catalog.ERRORS]
+    assert all(e["url"].startswith("https://example.org/docs/guides/deprecations.html#") for e in data["entries"])
+    assert all(re.fullmatch(r">=\d+\.\d+\.\d+", e["pytensor"]) for e in data["entries"])
     # A library's use of the map: find the URL for a warning it caught.
-    entry = catalog.BY_LABEL["deprecation-rop"]
-    [(cls, msg)], _ = catalog.run_trigger(entry)
-    urls = [v["url"] for pattern, v in data["warnings"].items() if v["category"] == cls and re.fullmatch(pattern, msg)]
-    assert urls == [catalog.BASE_URL + "guides/deprecations.html#deprecation-rop"]
+    [(cls, msg)], _ = catalog.run_trigger(catalog.BY_LABEL["deprecation-rop"])
+    urls = [e["url"] for e in data["entries"] if e["category"] == cls and re.search(e["pattern"], msg)]
+    assert urls == ["https://example.org/docs/guides/deprecations.html#deprecation-rop"]
+
+
+def test_base_url_is_conf_py_html_baseurl():
+    """One place for the site's URL: conf.py (the JSON map, the checker and the upstream patch use it)."""
+    import runpy
+
+    assert catalog.BASE_URL == runpy.run_path(str(ROOT / "conf.py"))["html_baseurl"]
+
+
+# --- The citation map as the programs that use it will use it ------------------------------------------
+
+def _live_messages():
+    """(entry, category, message) for what every trigger emits or raises on the installed PyTensor."""
+    found = []
+    for entry in catalog.ENTRIES + catalog.ERRORS:
+        caught, error = catalog.run_trigger(entry)
+        for cls, msg in caught + ([error] if error else []):
+            found.append((entry, cls, msg))
+    return found
+
+
+LIVE = _live_messages()
+
+# Variants of the UserWarning for Ops with __props__: PyTensor prints them as `Repeat{axis=0}`.
+PROPS_TRIGGER = """
+from pytensor.gradient import disconnected_type, grad
+
+class Repeat(Op):
+    __props__ = PROPS
+
+    def __init__(self, axis=0, scale=2.0):
+        self.axis, self.scale = axis, scale
+
+    def make_node(self, x, n):
+        x, n = pt.as_tensor_variable(x), pt.as_tensor_variable(n)
+        return Apply(self, [x, n], [x.type()])
+
+    def perform(self, node, inputs, output_storage):
+        output_storage[0][0] = inputs[0] * inputs[1]
+
+    def pullback(self, inputs, outputs, cotangents):
+        return [cotangents[0] * inputs[1], disconnected_type()]
+
+grad(Repeat()(x, pt.lscalar("n")).sum(), x)
+"""
+
+
+@pytest.mark.parametrize("props, printed", [(("axis",), "Repeat{axis=0}"),
+                                            (("axis", "scale"), "Repeat{axis=0, scale=2.0}")])
+def test_user_warning_pattern_matches_ops_with_props(props, printed):
+    code = PROPS_TRIGGER.replace("PROPS", repr(props))
+    entry = catalog.Entry(label="props", category="", pattern="", title="", trigger=code, action="",
+                          migration=None, since="")
+    [(cls, msg)], error = catalog.run_trigger(entry)
+    assert error is None and msg.startswith(printed + ".grad returned"), msg
+    assert [e.label for e in catalog.lookup(cls, msg)] == ["deprecation-grad-returned-disconnected"]
+
+
+def _formatted(cls, msg):
+    """The line Python prints for a warning (warnings.formatwarning), source line included."""
+    category = {"FutureWarning": FutureWarning, "DeprecationWarning": DeprecationWarning}.get(cls, UserWarning)
+    return warnings.formatwarning(msg, category, "/site-packages/pytensor/graph/op.py", 298,
+                                  "    warnings.warn(")
+
+
+def _variants(entry, cls, msg):
+    """A message the way programs meet it: bare, with a URL appended (the upstream patch, or the page's
+    one-liner), and as a formatted warning line."""
+    cited = f"{msg} See {entry.url}"
+    variants = {"bare": (cls, msg), "cited": (cls, cited)}
+    if entry.kind == "warning":
+        variants["formatted"] = (None, _formatted(cls, msg))
+        variants["formatted cited"] = (None, _formatted(cls, cited))
+    else:
+        variants["traceback line"] = (None, f"{cls}: {msg}")
+    return variants
+
+
+@pytest.mark.parametrize("entry, cls, msg", LIVE, ids=[f"{e.label}:{c}" for e, c, _ in LIVE])
+def test_lookup_finds_exactly_one_entry_in_every_form(entry, cls, msg):
+    for name, (category, text) in _variants(entry, cls, msg).items():
+        if category is None and entry.kind == "error":
+            category = cls  # a traceback line names the class before the colon; callers pass it
+        assert [e.label for e in catalog.lookup(category, text)] == [entry.label], (name, text)
+    assert catalog.lookup("UserWarning" if cls != "UserWarning" else "FutureWarning", msg) == []
+
+
+def test_patterns_use_only_syntax_python_and_javascript_share():
+    for e in catalog.ENTRIES + catalog.ERRORS:
+        re.compile(e.pattern)
+        assert "(?P" not in e.pattern and not re.search(r"\(\?[aiLmsux]", e.pattern), e.label
+        # Escapes only of metacharacters, classes \d \w \s: JavaScript's `u` mode rejects any other.
+        assert set(re.findall(r"\\(.)", e.pattern)) <= set("\\^$.|?*+()[]{}/dws"), e.label
+
+
+JS_LOOKUP = """
+(input) => input.texts.map(([category, text]) => {
+  const found = {};
+  for (const flags of ["", "u"]) {
+    found[flags || "plain"] = input.map.entries
+      .filter(e => (category === null || e.category === category) && new RegExp(e.pattern, flags).test(text))
+      .map(e => e.id);
+  }
+  return found;
+})
+"""
+
+
+def _run_javascript(function, argument):
+    """Run a JavaScript function on a JSON argument: with Node when installed, else in headless Chromium."""
+    node = shutil.which("node")
+    if node:
+        script = f"const f = {function};\nprocess.stdout.write(JSON.stringify(f(JSON.parse(require('fs')" \
+                 ".readFileSync(0, 'utf8')))));"
+        done = subprocess.run([node, "-e", script], input=json.dumps(argument), capture_output=True, text=True,
+                              check=True)
+        return json.loads(done.stdout)
+    from conftest import CHROMIUM_ARGS, SYSTEM_CHROMIUM
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=SYSTEM_CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            return browser.new_page().evaluate(function, argument)
+        finally:
+            browser.close()
+
+
+def test_javascript_lookup_agrees_with_python():
+    """The JSON map's patterns, compiled by JavaScript's RegExp (with and without `u`), find the same entry
+    as Python for every live message in every form."""
+    site_map = catalog.as_map("test")
+    texts, expected = [], []
+    for entry, cls, msg in LIVE:
+        for category, text in _variants(entry, cls, msg).values():
+            texts.append([category, text])  # category None: the pattern alone must single the entry out
+            expected.append([entry.label])
+    found = _run_javascript(JS_LOOKUP, {"map": site_map, "texts": texts})
+    for (category, text), want, got in zip(texts, expected, found, strict=True):
+        assert got == {"plain": want, "u": want}, (text, got)
 
 
 def test_run_trigger_leaves_warning_filters_alone():

@@ -1,39 +1,63 @@
 """The catalog of autodiff warnings PyTensor 3 emits: the one source of truth.
 
-Three things read it:
+Four things read it:
 
 - ``guides/deprecations.md`` triggers each warning live and checks the captured text against ``pattern``;
 - ``_ext/deprecations_map.py`` writes ``_static/deprecations.json`` into the built site;
+- ``tools/make_pytensor_patch.py`` writes the upstream patch that makes PyTensor's messages cite this site;
 - ``tests/test_deprecations.py`` runs every ``trigger`` against the installed PyTensor and fails when a
   warning appears that no entry matches, or when an entry's pattern no longer matches what it triggers.
 
 Importing this module does not import PyTensor (the Sphinx extension imports it); the triggers are code
 strings, executed only by :func:`run_trigger`.
+
+Patterns are written for two regex engines at once, Python's ``re`` and JavaScript's ``RegExp``: no named
+groups, no inline flags, only ``\\`` escapes of regex metacharacters. A message matches an entry when the
+pattern is found anywhere in it (``re.search``, ``RegExp.test``), so the text PyTensor formats around a
+message (``file:line: FutureWarning: ...``) or appends to it (``See <url>``) does not break the lookup.
 """
 
 import ast
 import re
+import runpy
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-BASE_URL = "https://pullback-pushforward.readthedocs.io/en/latest/"
 PAGE = "guides/deprecations.html"
 MIGRATION_PAGE = "guides/migration.html"
+CONF = Path(__file__).resolve().parent.parent / "conf.py"
 
 
-def url(label, page=PAGE):
+def _site_base_url():
+    """``html_baseurl`` of the site, read from its ``conf.py`` (the one place it is written)."""
+    if not CONF.exists():  # a downloaded copy of this file: the URLs come from deprecations.json instead
+        return None
+    saved = list(sys.path)  # conf.py puts _ext/ on sys.path for Sphinx; keep ours as it was
+    try:
+        return runpy.run_path(str(CONF))["html_baseurl"]
+    finally:
+        sys.path[:] = saved
+
+
+BASE_URL = _site_base_url()
+
+
+def url(label, page=PAGE, base_url=None):
     """Absolute URL of a label on a page of the published site."""
-    return f"{BASE_URL}{page}#{label}"
+    return f"{base_url or BASE_URL}{page}#{label}"
+
+
+# The characters both engines treat as regex syntax. Escaping anything else is an error in a JavaScript
+# RegExp with the `u` flag (re.escape also escapes space, "-", "#", "&", "~").
+_META = re.compile(r"([\\^$.|?*+()\[\]{}/])")
 
 
 def _literal(text):
-    """A regex matching `text` exactly, readable in JSON: spaces stay unescaped."""
-    return re.escape(text).replace("\\ ", " ")
+    """A regex matching `text` exactly, valid in Python and JavaScript, readable in JSON."""
+    return _META.sub(r"\\\1", text)
 
-
-# An Op's class name as PyTensor prints it in these messages: `type(self).__name__`.
-_OP = r"(?P<op>\w+)"
 
 # Shared by the triggers: a one-input Op y = sin(x) whose autodiff method is added by each trigger.
 PRELUDE = """
@@ -60,15 +84,27 @@ v = pt.dvector("v")
 
 @dataclass(frozen=True)
 class Entry:
-    label: str  # permanent anchor on guides/deprecations.html
+    label: str  # the entry's stable id, and its permanent anchor on guides/deprecations.html
     category: str  # the warning class name, e.g. "FutureWarning"
-    pattern: str  # regex for the full message (re.fullmatch)
+    pattern: str  # regex found in the message (re.search / RegExp.test); Python and JavaScript syntax
     title: str  # short heading
     trigger: str  # code that emits the warning (run after PRELUDE)
     action: str  # what to do, one sentence, Markdown
-    migration: str  # label of the migration guide section that shows the fix
+    migration: str | None  # label of the migration guide section that shows the fix (None: this page does)
+    since: str  # first PyTensor release whose message this pattern matches (checked in PyTensor's git tags)
     deprecation: bool = True  # False: a UserWarning or error the legacy code paths meet, not a deprecation
     kind: str = "warning"  # "error": the trigger raises `category` instead of warning
+    audience: str = "autodiff"  # "op-author": an Op-writing deprecation met in the same migration
+
+    @property
+    def id(self):
+        return self.label
+
+    @property
+    def pytensor(self):
+        """The PyTensor versions the entry applies to, as a PEP 440 specifier (open-ended: the tests
+        fail on the first release whose text no longer matches)."""
+        return f">={self.since}"
 
     @property
     def url(self):
@@ -76,17 +112,32 @@ class Entry:
 
     @property
     def migration_url(self):
-        return url(self.migration, MIGRATION_PAGE)
+        return url(self.migration, MIGRATION_PAGE) if self.migration else None
 
     def matches(self, category_name, message):
-        return category_name == self.category and re.fullmatch(self.pattern, message, re.S) is not None
+        """Whether a warning or error (its class name, or None when unknown, and its text) is this entry.
+
+        The text may be the bare message, a message with "See <url>" appended, or a line formatted by
+        ``warnings.formatwarning`` ("file:line: FutureWarning: message").
+        """
+        if category_name is None:
+            category_name = _formatted_category(message) or self.category
+        return category_name == self.category and re.search(self.pattern, message) is not None
+
+
+_FORMATTED = re.compile(r":\d+: (\w+): ")  # "file.py:12: FutureWarning: " as warnings.formatwarning writes
+
+
+def _formatted_category(text):
+    found = _FORMATTED.search(text)
+    return found.group(1) if found else None
 
 
 ENTRIES = (
     Entry(
         label="deprecation-op-grad-l-op",
         category="FutureWarning",
-        pattern=_OP + _literal(
+        pattern=r"\w+" + _literal(
             " should implement `pullback` instead of `L_op`/`grad`. Direct `L_op`/`grad` implementations "
             "are deprecated and will stop being called in a future version."
         ),
@@ -101,11 +152,12 @@ pullback(OldGrad()(x), x, v)
         action="Rename the method to `pullback(self, inputs, outputs, cotangents)`; "
         "reuse `outputs` instead of recomputing them.",
         migration="migration-op-grad",
+        since="3.0.0",
     ),
     Entry(
         label="deprecation-op-r-op",
         category="FutureWarning",
-        pattern=_OP + _literal(
+        pattern=r"\w+" + _literal(
             " should implement `pushforward` instead of `R_op`. Direct `R_op` implementations "
             "are deprecated and will stop being called in a future version."
         ),
@@ -120,6 +172,7 @@ pushforward(OldRop()(x), x, v, use_op_pushforward=True)
         action="Rename the method to `pushforward(self, inputs, outputs, tangents)`, return a "
         "`DisconnectedType` variable where `R_op` returned `None`, and also write `pullback`.",
         migration="migration-op-r-op",
+        since="3.0.0",
     ),
     Entry(
         label="deprecation-lop",
@@ -132,6 +185,7 @@ Lop(pt.sin(x), x, v)
 """,
         action="Call `pullback(f, wrt, cotangents)`; `eval_points=` becomes `cotangents=`.",
         migration="migration-lop-rop",
+        since="3.0.0",
     ),
     Entry(
         label="deprecation-rop",
@@ -145,6 +199,7 @@ Rop(pt.sin(x), x, v)
         action="Call `pushforward(f, wrt, tangents)`; `eval_points=` becomes `tangents=` and "
         "`use_op_rop_implementation=` becomes `use_op_pushforward=`.",
         migration="migration-lop-rop",
+        since="3.0.0",
     ),
     Entry(
         label="deprecation-lop-overrides",
@@ -159,6 +214,7 @@ OpFromGraph([a], [pt.sin(a)], lop_overrides=lambda inputs, outputs, cots: [cots[
         action="Pass the same callable as `pullback=`; its signature `(inputs, outputs, cotangents)` "
         "is unchanged.",
         migration="migration-opfromgraph",
+        since="3.0.0",
     ),
     Entry(
         label="deprecation-rop-overrides",
@@ -173,6 +229,7 @@ OpFromGraph([a], [pt.sin(a)], rop_overrides=lambda inputs, tangents: [tangents[0
         action="Pass the same callable as `pushforward=`; it receives `(inputs, tangents)` and is used "
         "only by `pushforward(..., use_op_pushforward=True)`.",
         migration="migration-opfromgraph",
+        since="3.0.0",
     ),
     Entry(
         label="deprecation-compile-kwargs",
@@ -180,7 +237,7 @@ OpFromGraph([a], [pt.sin(a)], rop_overrides=lambda inputs, tangents: [tangents[0
         pattern=_literal(
             "Passing `compile_kwargs` to `OpFromGraph` is deprecated and now ignored: the inner graph "
             "inherits the outer compilation. Ignored: "
-        ) + r"(?P<ignored>\[.*\])\.",
+        ) + r"\[.*\]\.",
         title="`OpFromGraph` got a keyword it does not know (a removed or misspelled override, or a "
         "compile option)",
         trigger="""
@@ -192,11 +249,14 @@ OpFromGraph([a], [pt.sin(a)], grad_overrides=lambda inputs, cots: [cots[0] * pt.
         "`pullback=lambda inputs, outputs, cotangents: ...`. Fix a misspelled override name. "
         "Drop compile options: the inner graph inherits the outer compilation.",
         migration="migration-grad-overrides",
+        since="3.1.1",
     ),
     Entry(
         label="deprecation-grad-returned-disconnected",
         category="UserWarning",
-        pattern=_OP + _literal(".grad returned DisconnectedType for input ") + r"(?P<input>\d+)"
+        # PyTensor prints the Op with str(op): `Repeat`, or `Repeat{axis=0, n=2}` for an Op with __props__;
+        # the pattern starts after it.
+        pattern=_literal(".grad returned DisconnectedType for input ") + r"\d+"
         + _literal(". You may want to implement a connection_pattern method for it."),
         title="An Op's pullback returned `DisconnectedType` for an input it did not declare disconnected",
         trigger="""
@@ -221,7 +281,45 @@ grad(Repeat()(x, pt.lscalar("n")).sum(), x)
         action="Add `connection_pattern(self, node)` returning `[[True], [False]]` (one list per input, "
         "one bool per output). The text still says `.grad` for a `pullback`.",
         migration="migration-traps-disconnected",
+        since="2.8.10",
         deprecation=False,
+    ),
+    # Op-writing deprecations an Op author meets in the same migration.
+    Entry(
+        label="deprecation-infer-shape-fgraph",
+        category="DeprecationWarning",
+        # PyTensor names the method by module and qualified name, e.g. `__main__.make.<locals>.Sq.infer_shape`.
+        pattern=_literal(".infer_shape takes a deprecated `fgraph` parameter; drop it from the signature. "
+                         "The parameter will be passed as None."),
+        title="An Op's `infer_shape` takes the `fgraph` parameter",
+        trigger="""
+class OldShape(Sine):
+    def infer_shape(self, fgraph, node, input_shapes):
+        return input_shapes
+""",
+        action="Drop `fgraph`: write `infer_shape(self, node, input_shapes)`.",
+        migration=None,
+        since="3.1.1",
+        audience="op-author",
+    ),
+    Entry(
+        label="deprecation-as-op",
+        category="FutureWarning",
+        pattern=_literal("pytensor.as_op is deprecated and will be removed in a future release. "
+                         "Please use pytensor.wrap_py instead."),
+        title="`pytensor.as_op` wraps a Python function as an Op",
+        trigger="""
+from pytensor.compile.ops import as_op
+
+@as_op(itypes=[pt.dvector], otypes=[pt.dvector])
+def numpy_sin(a):
+    return np.sin(a)
+""",
+        action="Use `pytensor.wrap_py` with the same arguments; then give the Op a `pullback` "
+        "(see the page's section).",
+        migration=None,
+        since="2.34.0",
+        audience="op-author",
     ),
 )
 
@@ -231,8 +329,8 @@ ERRORS = (
     Entry(
         label="deprecation-old-keywords",
         category="TypeError",
-        pattern=r"(?P<function>pullback|pushforward)\(\) got an unexpected keyword argument "
-        r"'(?P<keyword>eval_points|use_op_rop_implementation)'",
+        pattern=r"(?:pullback|pushforward)\(\) got an unexpected keyword argument "
+        r"'(?:eval_points|use_op_rop_implementation)'",
         title="`pullback`/`pushforward` called with the keywords of `Lop`/`Rop`",
         trigger="""
 pushforward(pt.sin(x), x, eval_points=v)
@@ -240,13 +338,14 @@ pushforward(pt.sin(x), x, eval_points=v)
         action="`eval_points=` becomes `cotangents=` (pullback) or `tangents=` (pushforward); "
         "`use_op_rop_implementation=` becomes `use_op_pushforward=`.",
         migration="migration-lop-rop",
+        since="3.0.0",
         deprecation=False,
         kind="error",
     ),
     Entry(
         label="deprecation-not-implemented",
         category="NotImplementedError",
-        pattern=r"(?P<method>pullback|pushforward) not implemented for (?P<op>.+)",
+        pattern=r"(?:pullback|pushforward) not implemented for .",
         title="`pullback not implemented for <Op>` (or `pushforward ...`)",
         trigger="""
 class OnlyRop(Sine):
@@ -258,13 +357,14 @@ pushforward(OnlyRop()(x), x, v)  # the default pushforward goes through pullback
         action="The Op has no `pullback` (an Op with only `R_op`, or only `pushforward`): write "
         "`pullback`. With `use_op_pushforward=True`, every Op in the graph needs `pushforward`.",
         migration="migration-traps-r-op-only",
+        since="3.0.0",
         deprecation=False,
         kind="error",
     ),
     Entry(
         label="deprecation-overrides-exclusive",
         category="ValueError",
-        pattern=r"(?P<old>lop_overrides|rop_overrides) and (?P<new>pullback|pushforward) are mutually exclusive",
+        pattern=r"(?:lop_overrides|rop_overrides) and (?:pullback|pushforward) are mutually exclusive",
         title="`OpFromGraph` got an old and a new override keyword together",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
@@ -274,6 +374,25 @@ OpFromGraph([a], [pt.sin(a)], pullback=override, lop_overrides=override)
 """,
         action="Keep only `pullback=` (or `pushforward=`).",
         migration="migration-opfromgraph",
+        since="3.0.0",
+        deprecation=False,
+        kind="error",
+    ),
+    Entry(
+        label="deprecation-grad-not-implemented",
+        category="NotImplementedError",
+        pattern=_literal("grad not implemented for Op "),
+        title="`grad not implemented for Op <Op>`: code calls `op.grad(...)` directly",
+        trigger="""
+class NewSine(Sine):
+    def pullback(self, inputs, outputs, cotangents):
+        return [cotangents[0] * pt.cos(inputs[0])]
+
+NewSine().grad([x], [v])  # Op.grad does not forward to pullback (Op.L_op does)
+""",
+        action="Call `op.pullback(inputs, outputs, cotangents)` instead of `op.grad(inputs, output_grads)`.",
+        migration="migration-traps-direct-calls",
+        since="2.30.0",
         deprecation=False,
         kind="error",
     ),
@@ -283,7 +402,11 @@ BY_LABEL = {e.label: e for e in ENTRIES + ERRORS}
 
 
 def lookup(category_name, message):
-    """The entries matching a warning or error (class name and message text)."""
+    """The entries matching a warning or error: its class name (None if unknown) and its text.
+
+    A search, not a full match: ``message`` may carry text around PyTensor's message (see the module
+    docstring). At most one entry matches any message PyTensor emits (the tests check it).
+    """
     return [e for e in ENTRIES + ERRORS if e.matches(category_name, message)]
 
 
@@ -294,7 +417,7 @@ def run_trigger(entry):
     so a new one the catalog misses shows up), and the exception raised as ``(class name, message)`` or
     ``None``.
     """
-    namespace = {}
+    namespace = {"__name__": "__main__"}  # the code runs as a reader's script would
     error = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -327,13 +450,20 @@ def _category(call):
 # Where PyTensor's autodiff lives; in the other files only these functions are autodiff code.
 AUTODIFF_FILES = {"gradient.py", "compile/builders.py"}
 AUTODIFF_FUNCTIONS = {"pullback", "pushforward", "grad", "L_op", "R_op", "Lop", "Rop", "jacobian", "hessian"}
+# The Op-writing deprecations the catalog covers too (audience="op-author"): file -> functions.
+OP_AUTHOR_FUNCTIONS = {"graph/op.py": {"__init_subclass__"}, "compile/ops.py": {"as_op"}}
 
 
-def source_deprecations():
-    """(file, line, category, fragments) of every deprecation warn() in PyTensor's autodiff code."""
-    import pytensor
+def source_deprecations(package=None):
+    """(file, line, category, fragments) of every deprecation warn() in PyTensor's autodiff code.
 
-    package = Path(pytensor.__file__).parent
+    ``package`` is a PyTensor source directory (the one holding ``gradient.py``); default: the installed one.
+    """
+    if package is None:
+        import pytensor
+
+        package = Path(pytensor.__file__).parent
+    package = Path(package)
     found = []
     for path in sorted(package.rglob("*.py")):
         rel = path.relative_to(package).as_posix()
@@ -344,10 +474,11 @@ def source_deprecations():
             continue
         tree = ast.parse(source)
         scopes = [(tree, rel in AUTODIFF_FILES)]
+        functions = AUTODIFF_FUNCTIONS | OP_AUTHOR_FUNCTIONS.get(rel, set())
         while scopes:
             node, autodiff = scopes.pop()
             for child in ast.iter_child_nodes(node):
-                inside = autodiff or (isinstance(child, ast.FunctionDef) and child.name in AUTODIFF_FUNCTIONS)
+                inside = autodiff or (isinstance(child, ast.FunctionDef) and child.name in functions)
                 if (inside and isinstance(child, ast.Call) and getattr(child.func, "attr", None) == "warn"
                         and _category(child) in DEPRECATION_CLASSES):
                     found.append((rel, child.lineno, _category(child), _message_fragments(child)))
@@ -361,34 +492,38 @@ def covering(category, fragments):
     return [e for e in ENTRIES if e.category == category and longest in e.pattern]
 
 
-def as_map(pytensor_version=None):
+LOOKUP = (
+    "An entry matches a warning or error when its class name equals `category` and `pattern` is found "
+    "anywhere in the text (a search, not a full match: Python re.search(pattern, text), JavaScript "
+    "new RegExp(pattern).test(text), no flags). The text may be the bare message, the message with "
+    "'See <url>' appended, or a line such as 'file.py:12: FutureWarning: <message>'. At most one entry "
+    "matches. `id` is stable: it is also the URL's #anchor, and never changes or disappears."
+)
+
+
+def as_map(pytensor_version=None, base_url=None):
     """The machine-readable map written to ``_static/deprecations.json``."""
+    base_url = base_url or BASE_URL
     return {
-        "description": "Autodiff warnings emitted by PyTensor 3, each with the page that explains it. "
-        "Match a warning with re.fullmatch(pattern, str(message)) and compare its class name.",
-        "base_url": BASE_URL,
-        "pytensor_version": pytensor_version,
-        "warnings": {
-            e.pattern: {
+        "description": "Autodiff warnings and errors emitted by PyTensor, each with the page that explains it.",
+        "lookup": LOOKUP,
+        "format": 2,
+        "base_url": base_url,
+        "checked_with": {"pytensor": pytensor_version},
+        "entries": [
+            {
+                "id": e.id,
+                "kind": e.kind,
                 "category": e.category,
-                "label": e.label,
-                "url": e.url,
+                "pattern": e.pattern,
+                "pytensor": e.pytensor,
+                "url": url(e.label, base_url=base_url),
                 "path": f"{PAGE}#{e.label}",
-                "migration_url": e.migration_url,
+                "migration_url": url(e.migration, MIGRATION_PAGE, base_url) if e.migration else None,
                 "title": e.title,
                 "deprecation": e.deprecation,
+                "audience": e.audience,
             }
-            for e in ENTRIES
-        },
-        "errors": {
-            e.pattern: {
-                "category": e.category,
-                "label": e.label,
-                "url": e.url,
-                "path": f"{PAGE}#{e.label}",
-                "migration_url": e.migration_url,
-                "title": e.title,
-            }
-            for e in ERRORS
-        },
+            for e in ENTRIES + ERRORS
+        ],
     }
