@@ -9,6 +9,7 @@ tests/test_explorer.py -k tangent.
 """
 
 import functools
+import gzip
 import http.server
 import json
 import os
@@ -30,6 +31,7 @@ SERIES = [name for name in EXPLORERS if name != "tangent-cotangent"]
 AXE_JS = Path(axe_module.__file__).with_name("axe.min.js").read_text()
 KNOWN_CONSOLE = ("Got invalid theme mode",)  # pydata-sphinx-theme, first visit (see test_browser.py)
 SHOTS = ROOT / "_build" / "screenshots"
+BUDGET = 2**20  # bytes a first visit transfers when the host sends gzip (the explorers' pages carry MathJax too)
 
 
 @pytest.fixture(scope="module")
@@ -219,3 +221,21 @@ def test_explorer_on_a_phone_and_without_javascript(browser, base_url, name):
     assert not root.locator(".ppx-needs-js").is_visible()
     assert page.locator("div.cell_output img").count() > 0, "the page's static figures stay"
     page.context.close()
+
+
+@pytest.mark.parametrize("name", list(EXPLORERS))
+def test_explorer_page_within_budget(browser, base_url, name):
+    """A first visit (empty cache), every response gzipped as a host would send it: at most 1 MiB."""
+    context = browser.new_context()
+    page = context.new_page()
+    responses = []
+    page.on("response", responses.append)
+    page.goto(f"{base_url}/{EXPLORERS[name]}", wait_until="networkidle")
+    total = 0
+    for response in responses:
+        try:
+            total += len(gzip.compress(response.body(), 6))
+        except Exception:  # a redirect has no body
+            pass
+    context.close()
+    assert total <= BUDGET, f"{EXPLORERS[name]}: {total / 2**20:.3f} MiB with gzip"
