@@ -529,3 +529,13 @@ def test_same_findings_under_older_pythons(python, tmp_path):
     assert run("--fix", old_fixed, python=python).returncode == 0
     for path in ours_fixed.glob("*.py"):
         assert (old_fixed / path.name).read_bytes() == path.read_bytes()
+
+
+def test_fix_keeps_line_endings_encoding_and_reports_character_columns(tmp_path):
+    path = tmp_path / "crlf.py"
+    path.write_bytes('from pytensor.gradient import Lop\r\nx = "éé"; y = Lop(a, b, eval_points=c)  # café\r\n'.encode())
+    result = run(path)
+    assert [m["col"] for m in map(FINDING.match, result.stdout.splitlines()) if m] == ["1", "15", "25"]
+    run("--fix", path)
+    assert path.read_bytes() == ('from pytensor.gradient import pullback\r\n'
+                                 'x = "éé"; y = pullback(a, b, cotangents=c)  # café\r\n').encode()

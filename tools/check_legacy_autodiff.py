@@ -219,6 +219,12 @@ def _mentions_none(func):
     return any(isinstance(sub, ast.Constant) and sub.value is None for sub in ast.walk(func))
 
 
+def self_calls(cls, name):
+    """True when a method of `cls` calls `self.<name>(...)` (renaming the method would break that call)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == name
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" for n in ast.walk(cls))
+
+
 def class_table(tree):
     """(class name, base names, method names) for every class of a module."""
     return [(node.name, [_name(b) for b in node.bases],
@@ -285,8 +291,11 @@ class Analyzer(ast.NodeVisitor):
         rule = RULES[code]
         text = (message or rule.summary).format(**fmt)
         edits = list(edits) if self.fix_ok or rule.note else []
-        self.found.append(Finding(line or node.lineno, (col if col is not None else node.col_offset) + 1, code,
-                                  text + ("" if rule.note else self.library_note), edits, bool(edits)))
+        line = line or node.lineno
+        col = col if col is not None else node.col_offset
+        col = self.src.offset(line, col) - self.src.starts[line - 1]  # UTF-8 bytes to characters
+        self.found.append(Finding(line, col + 1, code, text + ("" if rule.note else self.library_note), edits,
+                                  bool(edits)))
 
     def _read_imports(self):
         for node in ast.walk(self.tree):
@@ -424,14 +433,15 @@ class Analyzer(ast.NodeVisitor):
                 self.add(assigned["grad"], "LAD101", "`grad = ...` in an Op's class body: write a method "
                          "`pullback(self, inputs, outputs, cotangents)` (the signature changed)" + scalar)
             elif len(_positional(func)) >= 3 or func.args.vararg:
-                if _plain_signature(func, 3) and "L_op" not in has:
+                if _plain_signature(func, 3) and "L_op" not in has and not self_calls(node, "grad"):
                     out = self.fresh_name(func)
                     edits = self.rename(self.def_name_span(func), "pullback")
                     edits += [(self.src.start(func.args.args[2]),) * 2 + (f"{out}, ",)]
                     plans[func] = {"kind": "grad", "outputs": out}
                     self.add(func, "LAD101", RULES["LAD101"].summary.replace("outputs", out) + scalar, edits)
                 else:
-                    why = "also defines `L_op`" if "L_op" in has else "its signature is not (self, inputs, output_grads)"
+                    why = ("also defines `L_op`" if "L_op" in has else "the class calls `self.grad(...)`"
+                           if self_calls(node, "grad") else "its signature is not (self, inputs, output_grads)")
                     self.add(func, "LAD101", RULES["LAD101"].summary + scalar + f"; not fixed: {why}")
         # L_op(self, inputs, outputs, output_grads)
         if "L_op" in has:
@@ -452,7 +462,7 @@ class Analyzer(ast.NodeVisitor):
             elif func is None:
                 self.add(assigned["R_op"], "LAD103", "`R_op = ...` in an Op's class body: write a method "
                          "`pushforward(self, inputs, outputs, tangents)` (the signature changed)")
-            elif _plain_signature(func, 3) and not _mentions_none(func):
+            elif _plain_signature(func, 3) and not _mentions_none(func) and not self_calls(node, "R_op"):
                 out = self.fresh_name(func)
                 edits = self.rename(self.def_name_span(func), "pushforward")
                 edits += [(self.src.start(func.args.args[2]),) * 2 + (f"{out}, ",)]
@@ -460,7 +470,9 @@ class Analyzer(ast.NodeVisitor):
                 self.add(func, "LAD103", RULES["LAD103"].summary.replace("outputs", out), edits)
             else:
                 why = ("it uses `None`, and pushforward gets `DisconnectedType` variables instead of `None` "
-                       "(and returns them)") if _mentions_none(func) else "its signature is not (self, inputs, eval_points)"
+                       "(and returns them)") if _mentions_none(func) else (
+                    "the class calls `self.R_op(...)`" if self_calls(node, "R_op")
+                    else "its signature is not (self, inputs, eval_points)")
                 self.add(func, "LAD103", RULES["LAD103"].summary + f"; not fixed: {why}")
         # infer_shape(self, fgraph, node, shapes): PyTensor warns when the signature has four parameters.
         func = defs.get("infer_shape")
