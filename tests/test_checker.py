@@ -539,3 +539,22 @@ def test_fix_keeps_line_endings_encoding_and_reports_character_columns(tmp_path)
     run("--fix", path)
     assert path.read_bytes() == ('from pytensor.gradient import pullback\r\n'
                                  'x = "éé"; y = pullback(a, b, cotangents=c)  # café\r\n').encode()
+
+
+@pytest.mark.parametrize("with_checker", [False, True])
+def test_checker_page_runs_alone_in_an_empty_folder(tmp_path, with_checker):
+    """A downloaded notebook: no repository around it. Without the checker next to it, one line says where to get
+    it and every cell still runs; with it, the whole run (report, --diff, --fix, verify_grad) happens."""
+    import nbformat
+
+    shutil.copy(ROOT / "guides" / "checker.md", tmp_path)
+    if with_checker:
+        shutil.copy(CHECKER, tmp_path)
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "run_notebook.py"), str(tmp_path / "checker.md"),
+                             "--save", str(tmp_path / "out.ipynb")], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = "".join(o.get("text", "") for c in nbformat.read(tmp_path / "out.ipynb", 4).cells
+                   for o in c.get("outputs", []))
+    missing = f"check_legacy_autodiff.py not found: download it from {checker.BASE_URL}guides/checker.html"
+    assert (missing in text) != with_checker
+    assert ("fixed: imports, differentiates and passes verify_grad" in text) == with_checker
