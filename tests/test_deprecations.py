@@ -148,7 +148,7 @@ def test_legacy_path_emits_only_catalogued_warnings(name):
 def test_every_deprecation_in_pytensor_autodiff_source_is_catalogued():
     """A new deprecation added to PyTensor's autodiff code fails here even before anyone triggers it."""
     found = catalog.source_deprecations()
-    assert len(found) >= 9, found  # the seven autodiff and two Op-writing deprecations of PyTensor 3.3
+    assert len(found) >= 11, found  # PyTensor 3.3: seven autodiff deprecations, four Op-writing calls (three entries)
     for rel, line, category, fragments in found:
         assert fragments is not None, f"{rel}:{line}: message not a literal; check it by hand"
         assert catalog.covering(category, fragments), f"{rel}:{line}: {category} {fragments!r} is not in the catalog"
@@ -342,3 +342,40 @@ def test_run_trigger_leaves_warning_filters_alone():
     before = list(warnings.filters)
     catalog.run_trigger(catalog.ENTRIES[0])
     assert warnings.filters == before
+
+
+def _page_cell_defining(name):
+    """The source of the deprecations page's code cell that defines `name`."""
+    text = (ROOT / "guides" / "deprecations.md").read_text()
+    cells = re.findall(r"^```\{code-cell\} python\n(.*?)^```$", text, re.M | re.S)
+    [cell] = [c for c in cells if f"\ndef {name}(" in c]
+    return cell
+
+
+def test_one_liner_works_for_a_reader_without_this_repository(tmp_path):
+    """The page's cite_pytensor_docs cell, copied into an empty folder next to the published deprecations.json,
+    makes PyTensor's printed warnings end with their URL: no repository, no network."""
+    import deprecations_map
+
+    reader = tmp_path / "reader"
+    reader.mkdir()
+    shutil.copy(deprecations_map.write_map(catalog, tmp_path / "site"), reader / "deprecations.json")
+    script = _page_cell_defining("cite_pytensor_docs") + """
+cite_pytensor_docs(json.loads(pathlib.Path("deprecations.json").read_text()))
+
+import warnings
+import pytensor.tensor as pt
+from pytensor.gradient import Lop
+
+warnings.simplefilter("always")
+x = pt.dvector("x")
+Lop(pt.sin(x), x, x)
+Lop(pt.sin(x), x, x)  # printed twice, cited each time, never twice in one message
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=reader, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    url = catalog.url("deprecation-lop")
+    assert done.stderr.count(f"FutureWarning: Lop is deprecated, use pullback instead. See {url}\n") == 2, done.stderr
+    assert done.stderr.count(url) == 2

@@ -298,7 +298,7 @@ class OldShape(Sine):
         return input_shapes
 """,
         action="Drop `fgraph`: write `infer_shape(self, node, input_shapes)`.",
-        migration=None,
+        migration="migration-other-deprecations",
         since="3.1.1",
         audience="op-author",
     ),
@@ -319,6 +319,20 @@ def numpy_sin(a):
         "(see the page's section).",
         migration=None,
         since="2.34.0",
+        audience="op-author",
+    ),
+    Entry(
+        label="deprecation-tensortype-broadcastable",
+        category="DeprecationWarning",
+        pattern=_literal("The `broadcastable` keyword is deprecated; use `shape`."),
+        title="`TensorType(..., broadcastable=...)` (or `.clone(broadcastable=...)`), often in `make_node`",
+        trigger="""
+from pytensor.tensor.type import TensorType
+TensorType("float64", broadcastable=(False,))
+""",
+        action="Pass `shape=`: `None` for a length not known in advance, `1` for a broadcastable dimension.",
+        migration="migration-other-deprecations",
+        since="2.8.10",
         audience="op-author",
     ),
 )
@@ -451,7 +465,11 @@ def _category(call):
 AUTODIFF_FILES = {"gradient.py", "compile/builders.py"}
 AUTODIFF_FUNCTIONS = {"pullback", "pushforward", "grad", "L_op", "R_op", "Lop", "Rop", "jacobian", "hessian"}
 # The Op-writing deprecations the catalog covers too (audience="op-author"): file -> functions.
-OP_AUTHOR_FUNCTIONS = {"graph/op.py": {"__init_subclass__"}, "compile/ops.py": {"as_op"}}
+OP_AUTHOR_FUNCTIONS = {
+    "graph/op.py": {"__init_subclass__"},
+    "compile/ops.py": {"as_op"},
+    "tensor/type.py": {"__init__", "clone"},  # TensorType
+}
 
 
 def source_deprecations(package=None):

@@ -80,11 +80,18 @@ def cite(lines, call, label):
 
 def add_import(lines, tree):
     """``from pytensor.utils import <CONSTANT>`` among the module's top-level ``from pytensor...`` imports,
-    in the place ruff's isort puts it."""
+    in the place and order ruff's isort gives it."""
     ours = "pytensor.utils"
     imports = [n for n in tree.body if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("pytensor")]
-    if any(n.module == ours for n in imports):
-        raise ValueError(f"the module already imports from {ours}; extend that import by hand")
+    existing = [n for n in imports if n.module == ours]
+    if existing:  # extend that import
+        node = existing[0]
+        names = [a.name if a.asname is None else f"{a.name} as {a.asname}" for a in node.names] + [CONSTANT]
+        names.sort(key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
+        one_line = f"from {ours} import {', '.join(names)}"
+        block = [one_line] if len(one_line) <= 88 else [f"from {ours} import ("] + [f"    {n}," for n in names] + [")"]
+        lines[node.lineno - 1: node.end_lineno] = block
+        return
     later = [n for n in imports if n.module > ours]
     at = later[0].lineno - 1 if later else imports[-1].end_lineno
     lines.insert(at, f"from {ours} import {CONSTANT}")
@@ -95,8 +102,8 @@ def add_constant(lines, tree, url):
     [names] = [n for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "__all__"]
     lines[names.end_lineno: names.end_lineno] = [
         "",
-        "# Where each deprecated autodiff API is explained: its warning ends with",
-        f'# f"See {{{CONSTANT}}}#<anchor>".',
+        "# Notes on migrating from each deprecated autodiff API (and the Op-writing APIs",
+        f'# deprecated alongside): a deprecation message ends with f" See {{{CONSTANT}}}#<anchor>".',
         f'{CONSTANT} = "{url}"',
     ]
 
