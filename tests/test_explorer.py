@@ -229,7 +229,7 @@ def test_explorer_page_within_budget(browser, base_url, name):
     context = browser.new_context()
     page = context.new_page()
     responses = []
-    page.on("response", responses.append)
+    page.on("response", lambda response: responses.append(response))
     page.goto(f"{base_url}/{EXPLORERS[name]}", wait_until="networkidle")
     total = 0
     for response in responses:
