@@ -209,7 +209,11 @@ Rop(pt.sin(x), x, v)
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
-OpFromGraph([a], [pt.sin(a)], lop_overrides=lambda inputs, outputs, cots: [cots[0] * pt.cos(inputs[0])])
+OpFromGraph(
+    [a],
+    [pt.sin(a)],
+    lop_overrides=lambda inputs, outputs, cots: [cots[0] * pt.cos(inputs[0])],
+)
 """,
         action="Pass the same callable as `pullback=`; its signature `(inputs, outputs, cotangents)` "
         "is unchanged.",
@@ -224,7 +228,11 @@ OpFromGraph([a], [pt.sin(a)], lop_overrides=lambda inputs, outputs, cots: [cots[
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
-OpFromGraph([a], [pt.sin(a)], rop_overrides=lambda inputs, tangents: [tangents[0] * pt.cos(inputs[0])])
+OpFromGraph(
+    [a],
+    [pt.sin(a)],
+    rop_overrides=lambda inputs, tangents: [tangents[0] * pt.cos(inputs[0])],
+)
 """,
         action="Pass the same callable as `pushforward=`; it receives `(inputs, tangents)` and is used "
         "only by `pushforward(..., use_op_pushforward=True)`.",
@@ -243,7 +251,11 @@ OpFromGraph([a], [pt.sin(a)], rop_overrides=lambda inputs, tangents: [tangents[0
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
-OpFromGraph([a], [pt.sin(a)], grad_overrides=lambda inputs, cots: [cots[0] * pt.cos(inputs[0])])
+OpFromGraph(
+    [a],
+    [pt.sin(a)],
+    grad_overrides=lambda inputs, cots: [cots[0] * pt.cos(inputs[0])],
+)
 """,
         action="Read the `Ignored: [...]` list. `grad_overrides` was removed: pass "
         "`pullback=lambda inputs, outputs, cotangents: ...`. Fix a misspelled override name. "

@@ -103,8 +103,10 @@ def add_constant(lines, tree, url):
     lines[names.end_lineno: names.end_lineno] = [
         "",
         "# Notes on migrating from each deprecated autodiff API (and the Op-writing APIs",
-        f'# deprecated alongside): a deprecation message ends with f" See {{{CONSTANT}}}#<anchor>".',
-        f'{CONSTANT} = "{url}"',
+        "# deprecated alongside). A deprecation message ends with",
+        f'# f" See {{{CONSTANT}}}#<anchor>".',
+        *([f'{CONSTANT} = "{url}"'] if len(f'{CONSTANT} = "{url}"') <= 88 else
+          [f"{CONSTANT} = (", f'    "{url}"', ")"]),
     ]
 
 
@@ -181,9 +183,13 @@ def test_module():
         trigger_imports, body = _split_imports(entry.trigger)
         imports += trigger_imports
         name = entry.label.removeprefix("deprecation-").replace("-", "_")
-        tests.append(f"def test_{name}_message_links_to_docs():\n"
-                     f'    with pytest.warns({entry.category}, match=see("{entry.label}")):\n'
-                     + textwrap.indent(body, " " * 8))
+        arguments = f'{entry.category}, match=see("{entry.label}")'
+        with_line = f"    with pytest.warns({arguments}):"
+        if len(with_line) > 88:  # as ruff format wraps it
+            with_line = f"    with pytest.warns(\n        {arguments}\n    ):"
+        if body.startswith(("class ", "def ", "@")):
+            body = "\n" + body  # ruff format: an empty line before a class or function opening a block
+        tests.append(f"def test_{name}_message_links_to_docs():\n{with_line}\n" + textwrap.indent(body, " " * 8))
     see = ("def see(anchor):\n"
            '    """The end of a message that cites its section of the migration notes."""\n'
            f'    return re.escape(f" See {{{CONSTANT}}}#{{anchor}}") + "$"')
