@@ -272,7 +272,7 @@ class Finding:
                 "note": rule.note, "library": self.library}
 
 
-class Analyzer(ast.NodeVisitor):
+class Analyzer:
     """Findings of one module, each with the edits that fix it (empty when the fix is not mechanical)."""
 
     def __init__(self, tree, text, op_names, libraries):
@@ -280,7 +280,7 @@ class Analyzer(ast.NodeVisitor):
         self.fix_ok = not libraries or "pytensor" in libraries  # never rewrite Aesara/Theano code to PyTensor 3
         self.library_note = "" if self.fix_ok else f" [{libraries[0].capitalize()} code: port it to PyTensor first]"
         self.found = []
-        self.classes = []  # stack of (ClassDef, is_op)
+        self.classes = []  # stack of (ClassDef, is Op, {method: fix context})
         self.methods = []  # stack of per-function context dicts
         self.imports, self.modules, self.star_gradient = {}, {}, False
         self._read_imports()
@@ -320,7 +320,9 @@ class Analyzer(ast.NodeVisitor):
         """Names a module binds other than by importing them from PyTensor (methods of classes excluded)."""
         bound = set()
 
-        def walk(node, in_class):
+        stack = [(self.tree, False)]  # iterative: a generated formula can be thousands of levels deep
+        while stack:
+            node, in_class = stack.pop()
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not in_class:
                     bound.add(child.name)
@@ -333,9 +335,7 @@ class Analyzer(ast.NodeVisitor):
                         if isinstance(child, ast.ImportFrom) and child.module in GRADIENT_MODULES:
                             continue
                         bound.add((a.asname or a.name).split(".")[0])
-                walk(child, isinstance(child, ast.ClassDef))
-
-        walk(self.tree, False)
+                stack.append((child, isinstance(child, ast.ClassDef)))
         return bound
 
     def qualified(self, node):
@@ -398,12 +398,28 @@ class Analyzer(ast.NodeVisitor):
         return (node.name in self.op_names or bool(OP_METHODS & methods)
                 or any(b.endswith("Op") or b in KNOWN_OP_BASES or b in self.op_names for b in bases))
 
-    def visit_ClassDef(self, node):
+    def run(self):
+        """Visit every node, depth first, without recursion (a long generated formula is a very deep tree)."""
+        stack = [(self.tree, False)]
+        while stack:
+            node, leaving = stack.pop()
+            if leaving:
+                if isinstance(node, ast.ClassDef):
+                    self.classes.pop()
+                else:
+                    self.methods.pop()
+                continue
+            enter = getattr(self, "enter_" + type(node).__name__, None)
+            if enter is not None:
+                enter(node)
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                stack.append((node, True))
+            stack.extend((child, False) for child in reversed(list(ast.iter_child_nodes(node))))
+
+    def enter_ClassDef(self, node):
         is_op = self.is_op(node)
         plans = self.plan_class(node) if is_op else {}
         self.classes.append((node, is_op, plans))
-        self.generic_visit(node)
-        self.classes.pop()
 
     def plan_class(self, node):
         """Report the class's legacy methods; return {method node: context} for the methods being fixed."""
@@ -507,13 +523,11 @@ class Analyzer(ast.NodeVisitor):
         used = _names_in(func)
         return next(n for n in ("outputs", "outs", "node_outputs", "outputs_", "outputs__") if n not in used)
 
-    def visit_FunctionDef(self, node):
+    def enter_FunctionDef(self, node):
         plans = self.classes[-1][2] if self.classes and self.classes[-1][0].body.count(node) else {}
         self.methods.append(plans.get(node, {}))
-        self.generic_visit(node)
-        self.methods.pop()
 
-    visit_AsyncFunctionDef = visit_FunctionDef
+    enter_AsyncFunctionDef = enter_FunctionDef
 
     # -- names: Lop / Rop ---------------------------------------------------------------------------------
     def lop_rop(self, node):
@@ -526,7 +540,7 @@ class Analyzer(ast.NodeVisitor):
             return node.attr
         return None
 
-    def visit_ImportFrom(self, node):
+    def enter_ImportFrom(self, node):
         if node.module and node.module.split(".")[0] in LIBRARIES:
             legacy = [a for a in node.names if a.name in NEW_NAMES]
             for a in legacy:
@@ -540,7 +554,6 @@ class Analyzer(ast.NodeVisitor):
                     self.found[-1].token_end = max(e[1] for e in edits) if edits[0][2] else None
                     if self.found[-1].token_end is None:  # dropped as a duplicate: the new name is there
                         del self.found[-1].import_of
-        self.generic_visit(node)
 
     def clash(self, alias):
         if alias.asname or NEW_NAMES[alias.name] not in self.bound:
@@ -585,7 +598,7 @@ class Analyzer(ast.NodeVisitor):
             return [(pos(tokens[k].start), pos(tokens[i].end), "")]
         return []
 
-    def visit_Name(self, node):
+    def enter_Name(self, node):
         if not isinstance(node.ctx, ast.Load):
             return
         if node.id in self.imports:
@@ -602,14 +615,13 @@ class Analyzer(ast.NodeVisitor):
         self.add(node, f"LAD20{1 if node.id == 'Lop' else 2}", f"`{node.id}` is deprecated: use `{new}`", edits)
         self.found[-1].use_of = node.id
 
-    def visit_Attribute(self, node):
+    def enter_Attribute(self, node):
         if node.attr in NEW_NAMES and isinstance(node.ctx, ast.Load):
             base = self.qualified(node.value)
             edits = self.rename(self.attr_span(node), NEW_NAMES[node.attr]) if base in GRADIENT_MODULES else []
             self.add(node, f"LAD20{1 if node.attr == 'Lop' else 2}",
                      f"`{node.attr}` is deprecated: use `{NEW_NAMES[node.attr]}`", edits,
                      line=node.end_lineno, col=node.end_col_offset - len(node.attr))
-        self.generic_visit(node)
 
     # -- calls ----------------------------------------------------------------------------------------------
     def callee_kind(self, func, call=None):
@@ -634,7 +646,7 @@ class Analyzer(ast.NodeVisitor):
                 return name
         return None
 
-    def visit_Call(self, node):
+    def enter_Call(self, node):
         kind = self.callee_kind(node.func, node)
         names = {kw.arg for kw in node.keywords if kw.arg}
         for kw in node.keywords:
@@ -654,7 +666,6 @@ class Analyzer(ast.NodeVisitor):
                 self.add(kw, "LAD402")
         if isinstance(node.func, ast.Attribute):
             self.method_call(node)
-        self.generic_visit(node)
 
     def keyword(self, where, name, kind, present, at):
         code, targets = KEYWORDS[name]
@@ -858,13 +869,13 @@ def suppressed(text, finding):
 def analyze(unit, tree, op_names):
     libraries = module_libraries(tree)
     text = Text(unit.text)
-    analyzer = Analyzer(tree, text, op_names, libraries)
     try:
-        analyzer.visit(tree)
+        analyzer = Analyzer(tree, text, op_names, libraries)
+        analyzer.run()
+        findings = analyzer.finish()
     except RecursionError:
         raise Problem("skipped: an expression is nested too deeply to analyse (RecursionError, as in long "
                       "generated formulas); check this file by hand")
-    findings = analyzer.finish()
     for f in findings:
         f.library = libraries[0] if libraries else None
     findings.sort(key=lambda f: (f.line, f.col, f.code))
@@ -1111,6 +1122,8 @@ def main(argv=None):
 
 
 def _main(argv=None):
+    # The AST of a long generated formula is deep: room for a few thousand levels (the default is 1000).
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 6000))
     parser = argparse.ArgumentParser(
         prog="check_legacy_autodiff.py",
         description="Report legacy PyTensor autodiff code (Op.grad/L_op/R_op, Lop/Rop, old keywords, "
