@@ -193,6 +193,12 @@ def test_series_explorer(browser, base_url, name):
         index = {"End": n - 1, "Home": 0}.get(key, min(n - 1, max(0, index + (step or 0) * times)))
         check()
 
+    # a press on the chart picks the nearest grid point: the left edge is the first one
+    area = root.locator("rect.ppx-drag").first.bounding_box()
+    page.mouse.click(area["x"] + 1, area["y"] + area["height"] / 2)
+    index = 0
+    check()
+
     assert not page.console_errors, page.console_errors
     for theme in ("light", "dark"):
         page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
@@ -239,3 +245,30 @@ def test_explorer_page_within_budget(browser, base_url, name):
             pass
     context.close()
     assert total <= BUDGET, f"{EXPLORERS[name]}: {total / 2**20:.3f} MiB with gzip"
+
+
+def test_tangent_cotangent_explorer_by_touch(browser, base_url, propagate):
+    """A finger drags the cotangent handle (touch events, as on a phone); the numbers still are PyTensor's."""
+    page = open_page(browser, f"{base_url}/{EXPLORERS['tangent-cotangent']}", has_touch=True,
+                     viewport={"width": 390, "height": 844})
+    root = page.locator('[data-explorer="tangent-cotangent"]')
+    handle = root.locator('[data-handle="y_bar"]')
+    handle.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 200)  # out from under the sticky header
+    before = state(root)
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    touch = "Input.dispatchTouchEvent"
+    cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 6):
+        cdp.send(touch, {"type": "touchMove", "touchPoints": [{"x": x - 8 * k, "y": y + 6 * k}]})
+    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+    after = state(root)
+    assert after["y_bar"] != before["y_bar"], "the touch drag moved the cotangent"
+    assert after["x"] == before["x"] and after["x_dot"] == before["x_dot"]
+    _, y_dot, x_bar = propagate(np.array(after["x"]), np.array(after["x_dot"]), np.array(after["y_bar"]))
+    np.testing.assert_allclose(after["x_bar"], x_bar, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(after["pairings"][0], after["pairings"][1], rtol=1e-9, atol=1e-9)
+    assert not page.console_errors, page.console_errors
+    page.context.close()

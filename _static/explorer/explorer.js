@@ -47,6 +47,8 @@
   function vec(v, digits) { return "(" + num(v[0], digits) + ", " + num(v[1], digits) + ")"; }
 
   /* ---------- the tangent / cotangent explorer ---------- */
+  // Drag handlers read event.x, event.y: d3-drag gives them in the container's (the SVG's) user units, for a
+  // mouse, a pen or a finger alike.
 
   var W = 300;  // each plane is a W x W viewBox
 
@@ -232,15 +234,15 @@
       return best;
     }
     d3.select(hx).call(d3.drag().container(vin.svg).on("drag", function (event) {
-      var u = vin.world(d3.pointer(event, vin.svg));
+      var u = vin.world([event.x, event.y]);
       st.i = [nearest(data.xs0, u[0]), nearest(data.xs1, u[1])]; render();
     }));
     d3.select(hxd).call(d3.drag().container(vin.svg).on("drag", function (event) {
-      var u = vin.world(d3.pointer(event, vin.svg)), x = xAt(st.i[0], st.i[1]);
+      var u = vin.world([event.x, event.y]), x = xAt(st.i[0], st.i[1]);
       st.xd = [0, 1].map(function (c) { return clamp(Math.round((u[c] - x[c]) / s * per), -vmax, vmax); }); render();
     }));
     d3.select(hyb).call(d3.drag().container(vout.svg).on("drag", function (event) {
-      var u = vout.world(d3.pointer(event, vout.svg)), y = vout.center;
+      var u = vout.world([event.x, event.y]), y = vout.center;
       st.yb = [0, 1].map(function (c) { return clamp(Math.round((u[c] - y[c]) / r * per), -vmax, vmax); }); render();
     }));
     render();
@@ -292,7 +294,7 @@
       var marks = panel.series.map(function (sr, j) { return el(svg, "circle", {r: 5.5, "class": "ppx-here ppx-s" + j}); });
       var hit = el(svg, "rect", {x: m.l, y: m.t, width: PW - m.l - m.r, height: PH - m.t - m.b, "class": "ppx-drag"});
       d3.select(hit).call(d3.drag().container(svg).on("start drag", function (event) {
-        var px = d3.pointer(event, svg)[0], best = 0;
+        var px = event.x, best = 0;
         for (var q = 1; q < n; q++) if (Math.abs(X(xs[q]) - px) < Math.abs(X(xs[best]) - px)) best = q;
         slider.value = best; set(best);
       }));
