@@ -23,6 +23,7 @@ from sphinx.util.docutils import SphinxDirective
 
 logger = logging.getLogger(__name__)
 OUTPUT = Path("_static") / "deprecations.json"
+CATALOG_COPY = Path("_static") / "deprecations_catalog.py"  # for readers who run the page's notebook alone
 
 
 def load_catalog(srcdir):
@@ -49,6 +50,18 @@ def write_map(catalog, outdir, base_url=None):
     return target
 
 
+def write_catalog_copy(srcdir, outdir, base_url):
+    """Publish the catalog for the downloaded notebook, with the site's URL written in (it has no conf.py)."""
+    source = (Path(srcdir) / "tools" / "deprecations_catalog.py").read_text()
+    line = "BASE_URL = _site_base_url()\n"
+    if source.count(line) != 1:
+        raise ValueError(f"tools/deprecations_catalog.py: expected one line {line!r}")
+    target = Path(outdir) / CATALOG_COPY
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source.replace(line, f"BASE_URL = {base_url!r}  # written by the site build (html_baseurl)\n"))
+    return target
+
+
 def check_labels(app, env):
     """Every catalog label must be defined on the page its URL names."""
     catalog = load_catalog(app.srcdir)
@@ -68,6 +81,7 @@ def on_build_finished(app, exception):
         return
     target = write_map(load_catalog(app.srcdir), app.outdir, app.config.html_baseurl)
     logger.info(f"deprecations map written to {target}")
+    write_catalog_copy(app.srcdir, app.outdir, app.config.html_baseurl)
 
 
 class DeprecationTrigger(SphinxDirective):

@@ -379,3 +379,31 @@ Lop(pt.sin(x), x, x)  # printed twice, cited each time, never twice in one messa
     url = catalog.url("deprecation-lop")
     assert done.stderr.count(f"FutureWarning: Lop is deprecated, use pullback instead. See {url}\n") == 2, done.stderr
     assert done.stderr.count(url) == 2
+
+
+def _run_page_alone(folder):
+    page = folder / "deprecations.md"
+    shutil.copy(ROOT / "guides" / "deprecations.md", page)
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("PYTHON")}
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "run_notebook.py"), str(page)], cwd=folder,
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_page_runs_alone_with_the_published_catalog_next_to_it(tmp_path):
+    """A reader's empty folder: the downloaded notebook and the catalog the site publishes in _static/."""
+    import deprecations_map
+
+    reader = tmp_path / "reader"
+    reader.mkdir()
+    published = deprecations_map.write_catalog_copy(ROOT, tmp_path / "site", "https://example.org/site/")
+    assert "runpy.run_path" in published.read_text()  # the same code, only BASE_URL is written in
+    shutil.copy(published, reader)
+    done = _run_page_alone(reader)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 problem(s)" in done.stdout
+
+
+def test_page_alone_without_the_catalog_says_what_to_download(tmp_path):
+    done = _run_page_alone(tmp_path)
+    assert done.returncode != 0
+    assert "Download deprecations_catalog.py from this page's site (_static/)" in done.stdout + done.stderr
