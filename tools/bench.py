@@ -7,6 +7,12 @@
 3. A clean serial build (-j 1): the serial sum of notebook execution times the parallel build is compared with.
 4. Every page loaded in headless Chromium from a local server with an empty cache: bytes transferred (as
    served here, uncompressed, and as gzip would send them) and any request that leaves 127.0.0.1.
+5. Every notebook run alone in a fresh kernel, as a reader runs it (tools/run_notebook.py): first with an empty
+   PyTensor/Numba compile cache (a reader's first run on a fresh machine or an unwarmed Binder), then again with
+   the cache that run left (warm).
+
+`python tools/bench.py notebooks [--numba-cpu-name generic] [page.md ...]` runs step 5 alone (all pages by
+default) and prints its table; NUMBA_CPU_NAME=generic is what Binder uses (binder/start).
 
 Figures only: nothing here asserts a time.
 """
@@ -20,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from importlib.metadata import version
@@ -104,6 +111,41 @@ def page_weights(site):
     return weights
 
 
+def notebook_pages():
+    """Pages myst-nb executes: MyST files whose front matter has a kernelspec (as binder/postBuild finds them)."""
+    found = [p for p in sorted(ROOT.glob("*.md")) + sorted(ROOT.glob("*/*.md"))
+             if p.parent.name not in {"tests", "tools", "bench"} and re.search(r"^kernelspec:", p.read_text(), re.M)]
+    return [str(p.relative_to(ROOT)) for p in found]
+
+
+def notebook_cold_warm(pages, extra_env=None):
+    """Seconds per page, each run in a fresh kernel: with an empty compile cache (cold), then with the cache that
+    run left (warm). The figure is run_notebook.py's "executed in": kernel start plus every cell."""
+    times = {}
+    for page in pages:
+        with tempfile.TemporaryDirectory(prefix="bench-compiledir-") as cache:
+            env = os.environ | {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+                                "PYTENSOR_FLAGS": f"base_compiledir={cache}"} | (extra_env or {})
+            runs = []
+            for label in ("cold", "warm"):
+                proc = subprocess.run([sys.executable, "tools/run_notebook.py", page], cwd=ROOT, env=env,
+                                      capture_output=True, text=True)
+                found = re.search(r"executed in ([\d.]+) s, 0 problem", proc.stdout)
+                if proc.returncode or not found:
+                    print(f"    {page} ({label}) failed:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+                runs.append(float(found[1]) if found else float("nan"))
+            times[page] = tuple(runs)
+            print(f"    {page}: cold {runs[0]:.1f} s, warm {runs[1]:.1f} s", flush=True)
+    return times
+
+
+def notebook_table(times):
+    lines = ["| page | empty compile cache (cold) | warm compile cache | target (cold) |", "|---|---|---|---|"]
+    for page, (cold, warm) in sorted(times.items(), key=lambda kv: -kv[1][0]):
+        lines.append(f"| {page} | {cold:.1f} | {warm:.1f} | <= 60 s |")
+    return lines
+
+
 def mib(n):
     return f"{n / 2**20:.2f} MiB"
 
@@ -111,21 +153,23 @@ def mib(n):
 def main():
     cold_cache = OUT / "cold-compiledir"
     shutil.rmtree(cold_cache, ignore_errors=True)
-    print("0/4 clean parallel build with an empty PyTensor/Numba cache ...", flush=True)
+    print("0/5 clean parallel build with an empty PyTensor/Numba cache ...", flush=True)
     cold_wall, cold_peak, cold_nb = timed_build(OUT / "cold", jobs=2, compiledir=cold_cache)
     print(f"    {cold_wall:.1f} s, peak {mib(cold_peak)}")
-    print("1/4 clean parallel build (-j 2) ...", flush=True)
+    print("1/5 clean parallel build (-j 2) ...", flush=True)
     wall, peak, per_nb = timed_build(OUT / "html", jobs=2, compiledir=cold_cache)
     print(f"    {wall:.1f} s, peak {mib(peak)}")
-    print("2/4 no-change rebuild ...", flush=True)
+    print("2/5 no-change rebuild ...", flush=True)
     rebuild, _, _ = timed_build(OUT / "html", jobs=2, clean=False, compiledir=cold_cache)
     print(f"    {rebuild:.1f} s")
-    print("3/4 clean serial build (-j 1) ...", flush=True)
+    print("3/5 clean serial build (-j 1) ...", flush=True)
     serial_wall, serial_peak, serial_nb = timed_build(OUT / "serial", jobs=1, compiledir=cold_cache)
     serial_sum = sum(serial_nb.values())
     print(f"    {serial_wall:.1f} s, notebooks {serial_sum:.1f} s in sum")
-    print("4/4 page weights in Chromium ...", flush=True)
+    print("4/5 page weights in Chromium ...", flush=True)
     weights = page_weights(OUT / "html")
+    print("5/5 each notebook alone in a fresh kernel, empty then warm compile cache ...", flush=True)
+    alone = notebook_cold_warm(notebook_pages())
 
     lines = [
         "# Build and page benchmark",
@@ -170,6 +214,15 @@ def main():
     ]
     for page, (raw, zipped, count, outside) in sorted(weights.items(), key=lambda kv: -kv[1][0]):
         lines.append(f"| {page} | {count} | {mib(raw)} | {mib(zipped)} | {len(outside)} |")
+    lines += [
+        "",
+        "## Each notebook alone in a fresh kernel, as a reader runs it (seconds: kernel start and every cell)",
+        "",
+        "Cold: an empty PyTensor/Numba compile cache (a fresh machine, or a Binder image whose cache was not warmed).",
+        "Warm: the same page again with the cache the cold run left.",
+        "",
+        *notebook_table(alone),
+    ]
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
@@ -177,4 +230,11 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["notebooks"]:
+        args = sys.argv[2:]
+        extra = {}
+        if args[:1] == ["--numba-cpu-name"]:
+            extra, args = {"NUMBA_CPU_NAME": args[1]}, args[2:]
+        print("\n".join(notebook_table(notebook_cold_warm(args or notebook_pages(), extra))))
+    else:
+        main()
