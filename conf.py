@@ -22,6 +22,7 @@ extensions = [
     "notfound.extension",
     "site_extras",  # _ext/site_extras.py: launch/download links, .ipynb downloads, offline MathJax
     "deprecations_map",  # _ext/deprecations_map.py: _static/deprecations.json from tools/deprecations_catalog.py
+    "readable",  # _ext/readable.py: one viewport meta, sized images, numeric table cells, no empty <th>
 ]
 
 exclude_patterns = ["_build", ".venv", ".pytest_cache", "**/.ipynb_checkpoints",
@@ -65,6 +66,8 @@ myst_heading_anchors = 3
 html_theme = "pydata_sphinx_theme"
 html_title = project
 html_css_files = ["site.css"]
+html_css_files += [("print.css", {"media": "print"})]  # code and tables wrap on paper
+html_js_files = [("site.js", {"defer": "defer"})]  # focus back to the search button after Esc
 html_favicon = "_static/favicon.svg"
 html_last_updated_fmt = None
 html_sourcelink_suffix = ""  # _sources/x.md, not x.md.txt
