@@ -21,7 +21,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION = 1
 
-.PHONY: help html test serve clean bench venv nb page
+.PHONY: help html test serve clean bench venv nb page rtd
 
 help:
 	@echo "make html    build the site into $(OUT)/html, executing every notebook"
@@ -31,6 +31,7 @@ help:
 	@echo "make bench   time clean and no-change builds, per-notebook execution, memory, page weight"
 	@echo "make nb NB=notebooks/x.md [PARAMS='-p seed=1']   run one notebook alone, as in Jupyter"
 	@echo "make page NB=notebooks/x.md   strict build executing only that page (while writing it)"
+	@echo "make rtd     replay Read the Docs' build from .readthedocs.yaml (fresh virtualenv) in $(OUT)/rtd"
 	@echo "Python used: $(or $(PYTHON),none found)"
 
 $(VENV)/.build-deps: requirements.txt
@@ -78,3 +79,8 @@ page: $(VENV)/.build-deps
 # Build time, per-notebook time, peak memory, rebuild time, page weight: figures into bench/RESULTS.md.
 bench: $(VENV)/.test-deps
 	$(BIN)/python tools/bench.py
+
+# Read the Docs' build as it runs it, from .readthedocs.yaml: a copy of the working tree, a fresh virtualenv from
+# $(PYTHON), its install steps, then its build job; the site lands in $(OUT)/rtd/checkout/_readthedocs/html.
+rtd: $(VENV)/.build-deps
+	$(BIN)/python tools/rtd_build.py --python "$(PYTHON)" --workdir $(OUT)/rtd

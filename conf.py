@@ -1,6 +1,7 @@
 """Sphinx configuration: a strict, offline build in which every notebook is executed."""
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -26,7 +27,8 @@ extensions = [
 ]
 
 exclude_patterns = ["_build", ".venv", ".pytest_cache", "**/.ipynb_checkpoints",
-                    "tests", "tools", "bench", ".ci", "README.md", "CONTRIBUTING.md"]
+                    "tests", "tools", "bench", ".ci", "README.md", "CONTRIBUTING.md",
+                    "_readthedocs"]  # Read the Docs' output folder ($READTHEDOCS_OUTPUT) sits in the sources
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 
@@ -78,14 +80,21 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_prev_next": True,
 }
-# Where the site lives and where its source is; Read the Docs sets the first.
+# --- Hosting: the one place for the site's addresses (README, "Hosting") ---
+# Canonical URL of the docs; Read the Docs sets READTHEDOCS_CANONICAL_URL for each version it builds.
 html_baseurl = os.environ.get(
     "READTHEDOCS_CANONICAL_URL", "https://pullback-pushforward.readthedocs.io/en/latest/"
 )
-html_context = {
-    "source_repo": os.environ.get("SITE_REPO", "pullback-pushforward/pullback-pushforward"),
-    "source_branch": os.environ.get("SITE_BRANCH", "main"),
+# Binder builds the GitHub repository SITE_REPO ("owner/name") at SITE_BRANCH (a branch, tag or commit). On Read the
+# Docs both default to the repository and commit being built. No repository, no "Launch in Binder" button.
+_github = re.fullmatch(r"(?:https://github\.com/|git@github\.com:)([\w.-]+/[\w.-]+?)(?:\.git)?/?",
+                       os.environ.get("READTHEDOCS_GIT_CLONE_URL", ""))
+binder_repo = os.environ.get("SITE_REPO", _github[1] if _github else "")
+binder_ref = os.environ.get("SITE_BRANCH", os.environ.get("READTHEDOCS_GIT_COMMIT_HASH", "main"))
+html_context = {  # {path}: the page's source, e.g. notebooks/loop.md (_ext/site_extras.py fills it in)
+    "binder_launch": binder_repo and f"https://mybinder.org/v2/gh/{binder_repo}/{binder_ref}?urlpath=lab/tree/{{path}}",
 }
+del _github
 sitemap_url_scheme = "{link}"
 sitemap_excludes = ["404.html", "genindex.html", "search.html"]
 notfound_urls_prefix = None if os.environ.get("READTHEDOCS") == "True" else "/"

@@ -20,13 +20,13 @@ def _is_notebook(app, docname):
 
 
 def add_launch_context(app, pagename, templatename, context, doctree):
+    """Links for a notebook page: Binder (only when conf.py's html_context names a repository) and downloads."""
     if doctree is None or not _is_notebook(app, pagename):
         return
-    repo = context["source_repo"]
-    branch = context["source_branch"]
     source = pagename + ".md"
+    binder_launch = context.get("binder_launch")
     context["launch"] = {
-        "binder": f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/{source}",
+        "binder": binder_launch.format(path=source) if binder_launch else None,
         "ipynb": f"{DOWNLOADS}/{pagename.replace('/', '--')}.ipynb",
         "md": f"_sources/{source}",
     }

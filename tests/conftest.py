@@ -15,6 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "_build" / "html"
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes minutes (builds an environment); `make test` runs it too")
+
+
 def notebook_sources():
     """Pages myst-nb executes: MyST files whose front matter has a kernelspec."""
     found = []
