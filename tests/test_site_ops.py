@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
-GUARDS = ("DisconnectedType", "is_disconnected", "zeros_if_disconnected", "is None")
+GUARDS = ("DisconnectedType", "is None")  # plus any function on the page that tests for DisconnectedType
 DELEGATES = re.compile(r"super\(\)|self\.(pullback|pushforward|L_op|grad)\(")
 # Rules on pages owned by others that still lack the guard; each is reported in issue 15's audit.
 KNOWN_UNGUARDED = {
@@ -54,6 +54,18 @@ def n_outputs(cls, classes):
     return None
 
 
+def guard_helpers(tree, source):
+    """Names of the page's functions that test for DisconnectedType, directly or through another such function."""
+    functions = {f.name: ast.get_source_segment(source, f) for f in tree.body if isinstance(f, ast.FunctionDef)}
+    found = set()
+    while True:
+        new = {name for name, body in functions.items() if name not in found
+               and any(re.search(rf"\b{re.escape(g)}\b", body) for g in (*GUARDS, *found))}
+        if not new:
+            return found
+        found |= new
+
+
 def rules():
     for page in sorted(ROOT.glob("*/*.md")) + sorted(ROOT.glob("*.md")):
         source = code_of(page)
@@ -61,30 +73,31 @@ def rules():
             tree = ast.parse(source)
         except SyntaxError:
             continue  # pages whose cells are not one module (magics): none define Ops today
+        guards = (*GUARDS, *guard_helpers(tree, source))
         classes = {c.name: c for c in ast.walk(tree) if isinstance(c, ast.ClassDef)}
         for cls in classes.values():
             for method in cls.body:
                 if isinstance(method, ast.FunctionDef) and method.name in ("pushforward", "R_op", "pullback"):
                     rel = page.relative_to(ROOT).as_posix()
                     body = "\n".join(source.splitlines()[method.lineno - 1:method.end_lineno])  # with comments
-                    yield f"{rel}:{cls.name}.{method.name}", body, n_outputs(cls, classes)
+                    yield f"{rel}:{cls.name}.{method.name}", body, n_outputs(cls, classes), guards
 
 
 ALL_RULES = list(rules())
 
 
 def test_the_scan_finds_the_rules():
-    names = {name for name, _, _ in ALL_RULES}
+    names = {name for name, *_ in ALL_RULES}
     assert {"notebooks/exp-op.md:Exp.pushforward", "guides/migration.md:Decay.pullback",
             "guides/testing-rules.md:Polar.pullback"} <= names
 
 
-@pytest.mark.parametrize("name, body, outputs", ALL_RULES, ids=[name for name, _, _ in ALL_RULES])
-def test_rule_guards_disconnected(name, body, outputs):
+@pytest.mark.parametrize("name, body, outputs, guards", ALL_RULES, ids=[name for name, *_ in ALL_RULES])
+def test_rule_guards_disconnected(name, body, outputs, guards):
     if name in KNOWN_UNGUARDED or "# BUG" in body or DELEGATES.search(body):  # a planted bug is marked
         return
     if name.endswith(".pullback") and outputs in (None, 1):
         return  # PyTensor never calls a single-output pullback with a disconnected cotangent
     code = "\n".join(line.split("#")[0] for line in body.splitlines())  # a comment is no guard
-    assert any(guard in code for guard in GUARDS), (
+    assert any(re.search(rf"\b{re.escape(guard)}\b", code) for guard in guards), (
         f"{name} does arithmetic on its tangents/cotangents without a DisconnectedType guard:\n{body}")
