@@ -132,7 +132,9 @@
     var st = {i: data.start.slice(), xd: data.x_dot.slice(), yb: data.y_bar.slice()};  // grid indices, counts
     var figure = root.querySelector(".ppx-figure");
     var center = [(data.xs0[0] + data.xs0[n0 - 1]) / 2, (data.xs1[0] + data.xs1[n1 - 1]) / 2];
-    var half = Math.max(data.xs0[n0 - 1] - data.xs0[0], data.xs1[n1 - 1] - data.xs1[0]) / 2 + data.pad;
+    // room around the grid for the longest tangent drawn from its edge, so every handle stays on the plane
+    var half = Math.max(data.xs0[n0 - 1] - data.xs0[0], data.xs1[n1 - 1] - data.xs1[0]) / 2 +
+               Math.max(data.pad, s * data.vector_max + 0.2);
     var vin = plane(figure, "Input plane: the point x, the tangent x-dot, and the pulled-back covector x-bar",
                     center, half);
     var vout = plane(figure, "Output plane: f(x), the pushed-forward tangent y-dot and the covector y-bar",
