@@ -188,11 +188,13 @@ def test_fix_leaves_the_non_mechanical_cases_reported(tmp_path):
     result = run("--fix", path)
     assert result.returncode == 1
     left = {code for _, _, code in findings(result.stdout)}
-    assert left == {"LAD101", "LAD103", "LAD202", "LAD203", "LAD205", "LAD305", "LAD306", "LAD402"}
+    assert left == {"LAD101", "LAD103", "LAD201", "LAD202", "LAD203", "LAD205", "LAD305", "LAD306", "LAD402"}
     text = path.read_text()
     compile(text, str(path), "exec")
-    # `Rop` stays imported for the line kept on purpose; the fixed uses get `pushforward` added to the import
-    assert "from pytensor.gradient import pullback, Rop, pushforward  # expect:" in text
+    # `Rop` stays imported for the line kept on purpose, and the fixed uses get `pushforward` added to the import;
+    # `Lop` is imported but unused here (the module calls `pytensor.gradient.Lop`): maybe a re-export, so it stays
+    assert "from pytensor.gradient import Lop, Rop, pushforward  # expect:" in text
+    assert "`Lop` is not used in this module (a re-export?" in result.stdout
     assert "kept = Rop(y, x, v)  # legacy-autodiff: ok" in text
 
 
@@ -558,3 +560,20 @@ def test_checker_page_runs_alone_in_an_empty_folder(tmp_path, with_checker):
     missing = f"check_legacy_autodiff.py not found: download it from {checker.BASE_URL}guides/checker.html"
     assert (missing in text) != with_checker
     assert ("fixed: imports, differentiates and passes verify_grad" in text) == with_checker
+
+
+def test_reexports_and_compatibility_shims_are_not_rewritten(tmp_path):
+    """A package re-exporting `Lop`, and a `pullback` that calls `self.L_op` (PyTensor's own shim): renaming
+    either would change an API or make `pullback` call itself."""
+    init = tmp_path / "__init__.py"
+    init.write_text("from pytensor.gradient import Lop, pullback  # re-exported for our users\n")
+    shim = tmp_path / "shim.py"
+    shim.write_text("from pytensor.graph.op import Op\n\n\nclass Old(Op):\n"
+                    "    def pullback(self, inputs, outputs, cotangents):\n"
+                    "        return self.L_op(inputs, outputs, cotangents)\n\n"
+                    "    def L_op(self, inputs, outputs, output_grads):\n        return output_grads\n")
+    before = init.read_bytes(), shim.read_bytes()
+    result = run("--fix", init, shim)
+    assert (init.read_bytes(), shim.read_bytes()) == before
+    assert findings(result.stdout) == [("__init__.py", 1, "LAD201"), ("shim.py", 6, "LAD204"), ("shim.py", 8, "LAD900")]
+    assert "renaming it would make `pullback` call itself" in result.stdout

@@ -355,6 +355,12 @@ class Analyzer:
         for legacy, new in NEW_NAMES.items():
             uses = [f for f in self.found if getattr(f, "use_of", None) == legacy]
             imports = [f for f in found if getattr(f, "import_of", None) == legacy]
+            if imports and not uses:  # a re-export (or a dead import): renaming it would change an API
+                for imp in imports:
+                    imp.edits, imp.fixable = [], False
+                    imp.message += (f"; not fixed: `{legacy}` is not used in this module (a re-export? "
+                                    f"rename or drop it by hand)")
+                continue
             if not imports or all(u.fixable and u not in kept for u in uses):
                 continue
             where = ", ".join(str(u.line) for u in uses if u in kept or not u.fixable)
@@ -363,7 +369,7 @@ class Analyzer:
                 imp.message += f"; not fixed: still used as legacy on line(s) {where}"
             first_fixed = next((u for u in uses if u.fixable and u not in kept), None)
             imported = any(m in GRADIENT_MODULES and o == new and n == new for n, (m, o) in self.imports.items())
-            if first_fixed is not None and not imported:
+            if first_fixed is not None and not imported and imports[0].token_end is not None:
                 first_fixed.edits.append((imports[0].token_end,) * 2 + (f", {new}",))
         return found
 
@@ -525,7 +531,7 @@ class Analyzer:
 
     def enter_FunctionDef(self, node):
         plans = self.classes[-1][2] if self.classes and self.classes[-1][0].body.count(node) else {}
-        self.methods.append(plans.get(node, {}))
+        self.methods.append(dict(plans.get(node, {}), name=node.name))
 
     enter_AsyncFunctionDef = enter_FunctionDef
 
@@ -551,9 +557,8 @@ class Analyzer:
                          f"`{a.name}` is deprecated: import `{NEW_NAMES[a.name]}`" + self.clash(a), edits)
                 if not a.asname and edits:
                     self.found[-1].import_of = a.name
-                    self.found[-1].token_end = max(e[1] for e in edits) if edits[0][2] else None
-                    if self.found[-1].token_end is None:  # dropped as a duplicate: the new name is there
-                        del self.found[-1].import_of
+                    # the end of the renamed token (None when the name is dropped: the new one is imported)
+                    self.found[-1].token_end = edits[0][1] if edits[0][2] else None
 
     def clash(self, alias):
         if alias.asname or NEW_NAMES[alias.name] not in self.bound:
@@ -682,7 +687,15 @@ class Analyzer:
         attr, value = node.func.attr, node.func.value
         context = self.methods[-1] if self.methods else {}
         if attr == "L_op":
-            self.add(node, "LAD204", edits=self.rename(self.attr_span(node.func), "pullback"),
+            # self.L_op(...) inside a pullback (a compatibility shim) would become a call of itself
+            on_self = (isinstance(value, ast.Name) and value.id == "self") or (
+                isinstance(value, ast.Call) and _name(value.func) == "type")
+            shim = on_self and (context.get("name") == "pullback" or (
+                self.classes and "pullback" in {i.name for i in self.classes[-1][0].body
+                                                 if isinstance(i, (ast.FunctionDef, ast.AsyncFunctionDef))}))
+            edits = [] if shim else self.rename(self.attr_span(node.func), "pullback")
+            self.add(node, "LAD204", RULES["LAD204"].summary + ("; not fixed: it is the compatibility call of a "
+                     "`pullback` (renaming it would make `pullback` call itself)" if shim else ""), edits=edits,
                      line=node.func.end_lineno, col=node.func.end_col_offset - len(attr))
         elif attr in ("R_op", "grad"):
             if attr == "grad" and not (len(node.args) == 2 and not node.keywords and self.op_like_receiver(value)):
