@@ -1141,30 +1141,38 @@ def _main(argv=None):
         prog="check_legacy_autodiff.py",
         description="Report legacy PyTensor autodiff code (Op.grad/L_op/R_op, Lop/Rop, old keywords, "
                     "infer_shape's fgraph, TensorType(broadcastable=)) and fix what is mechanical.",
-        epilog=("Directories skipped while walking a tree (a PATH given explicitly is always read): "
-                + ", ".join(DEFAULT_EXCLUDES) + ", any hidden directory and any virtualenv (pyvenv.cfg); "
-                "--no-default-excludes scans them. "
-                "A line with `# legacy-autodiff: ok` (every rule) or `# legacy-autodiff: ok[LAD101,LAD204]` is "
-                "not reported; a file containing `# legacy-autodiff: skip-file` is skipped. "
-                f"Configuration: [tool.{TOOL}] in pyproject.toml (select, ignore, exclude, ignore-library, "
-                "base-url). Exit status: 0 clean, 1 legacy code found (or left after --fix), 2 usage error or "
-                f"input that could not be read or parsed. Rules: {BASE_URL}{PAGE}"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join([
+            "skipped while walking a tree (a PATH given explicitly is always read):",
+            "  " + ", ".join(DEFAULT_EXCLUDES[:12]) + ",",
+            "  " + ", ".join(DEFAULT_EXCLUDES[12:]) + ",",
+            "  any hidden directory and any virtualenv (a folder with pyvenv.cfg)",
+            "markers:",
+            "  # legacy-autodiff: ok                  this line: no rule",
+            "  # legacy-autodiff: ok[LAD101,LAD204]   this line: not these rules (codes or names)",
+            "  # legacy-autodiff: skip-file           anywhere in a file: skip the file",
+            f"configuration: [tool.{TOOL}] in pyproject.toml, keys select, ignore, exclude,",
+            "  ignore-library, base-url",
+            "exit status: 0 clean; 1 legacy code found (or left after --fix); 2 usage error, or an",
+            "  input that could not be read or parsed (named on stderr; the run goes on)",
+            f"rules and documentation: {BASE_URL}{PAGE}",
+        ]),
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--fix", action="store_true", help="rewrite the mechanical cases in place")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change; write nothing")
-    parser.add_argument("--select", help="only these rules: codes, prefixes (LAD1) or names, comma-separated")
-    parser.add_argument("--ignore", help="skip these rules (added to the configuration's)")
-    parser.add_argument("--exclude", help="glob patterns of files or directories to skip, comma-separated")
-    parser.add_argument("--no-default-excludes", action="store_true", help="also walk venv/, build/, ... (above)")
-    parser.add_argument("--ignore-library", help="skip modules that import only this library: theano, aesara")
-    parser.add_argument("--output-format", "--format", choices=["text", "json", "github"], default=None,
+    parser.add_argument("--select", metavar="CODES", help="only these rules: codes, prefixes (LAD1) or names, comma-separated")
+    parser.add_argument("--ignore", metavar="CODES", help="skip these rules (added to the configuration's)")
+    parser.add_argument("--exclude", metavar="PATTERNS", help="glob patterns of files or directories to skip, comma-separated")
+    parser.add_argument("--no-default-excludes", action="store_true", help="also walk the directories listed below")
+    parser.add_argument("--ignore-library", metavar="LIB", help="skip modules that import only this library: theano, aesara")
+    parser.add_argument("--output-format", "--format", choices=["text", "json", "github"], default=None, metavar="FORMAT",
                         help="text (default), json, or github (GitHub Actions annotations)")
     parser.add_argument("--statistics", action="store_true", help="print a count per rule instead of findings")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when legacy code is found")
-    parser.add_argument("--config", help="a pyproject.toml to read (default: the nearest above the first PATH)")
+    parser.add_argument("--config", metavar="FILE", help="a pyproject.toml to read (default: the nearest above the first PATH)")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml")
-    parser.add_argument("--base-url", default=None, help=f"site the rule URLs point to (default {BASE_URL})")
+    parser.add_argument("--base-url", metavar="URL", default=None, help=f"site the rule URLs point to (default {BASE_URL})")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     args = parser.parse_args(argv)
     if args.fix and args.diff:
