@@ -1,16 +1,12 @@
 """The site in a real browser (headless Chromium): what a reader sees and what a page loads."""
 
-import json
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from axe_playwright_python import sync_playwright as axe_module
 
 from conftest import SITE, content_pages
 
 PAGES = content_pages() if (SITE / "index.html").exists() else []
-AXE_JS = Path(axe_module.__file__).with_name("axe.min.js").read_text()
 # pydata-sphinx-theme logs this once on a first visit (empty localStorage); it is harmless.
 KNOWN_CONSOLE = ("Got invalid theme mode",)
 
@@ -41,12 +37,7 @@ def test_page_loads_cleanly_offline_and_accessibly(page, server, path):
     assert not broken, f"images that did not render: {broken}"
     if page.locator("div.highlight pre").count():
         assert page.locator("button.copybtn").count() > 0, "code blocks have copy buttons"
-
-    page.add_script_tag(content=AXE_JS)
-    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    serious = [f"{v['id']} ({v['impact']}): {v['help']} x{len(v['nodes'])}"
-               for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert not serious, "axe-core violations:\n" + "\n".join(serious)
+    # Accessibility (axe-core in both themes, phones, keyboard): tests/test_a11y.py.
 
 
 def test_search_finds_pullback(page, server):
@@ -73,14 +64,3 @@ def test_figures_render_on_notebook_pages(page, server):
     page.goto(f"{server}/notebooks/vocabulary.html", wait_until="networkidle")
     sizes = page.eval_on_selector_all("div.cell_output img", "imgs => imgs.map(i => i.naturalWidth)")
     assert all(w > 0 for w in sizes)
-
-
-def test_screenshots_for_review(page, server, tmp_path_factory):
-    """Not an assertion about looks: saves screenshots a person can open (path printed with -s)."""
-    out = Path(__file__).resolve().parent.parent / "_build" / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    for path in ["index.html", "notebooks/vocabulary.html"]:
-        page.goto(f"{server}/{path}", wait_until="networkidle")
-        page.screenshot(path=str(out / (path.replace("/", "--") + ".png")), full_page=True)
-    assert len(list(out.glob("*.png"))) >= 2
-    print(json.dumps(sorted(str(p) for p in out.glob("*.png"))))
