@@ -155,7 +155,8 @@ def test_fix_changes_only_the_legacy_tokens(tmp_path):
                 changed = {s for _, s in old_tokens[i1:i2] + new_tokens[j1:j2]}
                 assert changed <= allowed, (path.name, op, old_tokens[i1:i2], new_tokens[j1:j2])
         # comments (the `# expect:` markers) and every untouched line stay byte-identical
-        assert [t for t in old_tokens if t[0] == tokenize.COMMENT] == [t for t in new_tokens if t[0] == tokenize.COMMENT]
+        comments = [t for t in old_tokens if t[0] == tokenize.COMMENT]
+        assert comments == [t for t in new_tokens if t[0] == tokenize.COMMENT]
         kept = [line for line in old.splitlines(True) if not re.search(r"expect: |fgraph", line)]
         assert all(line in new.splitlines(True) for line in kept), path.name
 
@@ -474,7 +475,8 @@ def test_myst_and_ipynb_notebooks(tmp_path):
         ("legacy_notebook.ipynb", "2", 3, "LAD101"), ("legacy_notebook.ipynb", "3", 2, "LAD202")]
     fixed = run("--fix", md, nb)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    assert json.loads(nb.read_text())["cells"][1]["source"][2] == "    def pullback(self, inputs, outputs, output_grads):\n"
+    fixed_cell = json.loads(nb.read_text())["cells"][1]["source"]
+    assert fixed_cell[2] == "    def pullback(self, inputs, outputs, output_grads):\n"
     original = (FIXTURES / "legacy_notebook.md").read_text().splitlines()
     changed = [(a, b) for a, b in zip(original, md.read_text().splitlines()) if a != b]
     assert len(changed) == len({n for _, n, _ in expected(FIXTURES / "legacy_notebook.md")})
@@ -535,7 +537,8 @@ def test_same_findings_under_older_pythons(python, tmp_path):
 
 def test_fix_keeps_line_endings_encoding_and_reports_character_columns(tmp_path):
     path = tmp_path / "crlf.py"
-    path.write_bytes('from pytensor.gradient import Lop\r\nx = "éé"; y = Lop(a, b, eval_points=c)  # café\r\n'.encode())
+    source = 'from pytensor.gradient import Lop\r\nx = "éé"; y = Lop(a, b, eval_points=c)  # café\r\n'
+    path.write_bytes(source.encode())
     result = run(path)
     assert [m["col"] for m in map(FINDING.match, result.stdout.splitlines()) if m] == ["1", "15", "25"]
     run("--fix", path)
@@ -575,5 +578,18 @@ def test_reexports_and_compatibility_shims_are_not_rewritten(tmp_path):
     before = init.read_bytes(), shim.read_bytes()
     result = run("--fix", init, shim)
     assert (init.read_bytes(), shim.read_bytes()) == before
-    assert findings(result.stdout) == [("__init__.py", 1, "LAD201"), ("shim.py", 6, "LAD204"), ("shim.py", 8, "LAD900")]
+    assert findings(result.stdout) == [("__init__.py", 1, "LAD201"), ("shim.py", 6, "LAD204"),
+                                       ("shim.py", 8, "LAD900")]
     assert "renaming it would make `pullback` call itself" in result.stdout
+
+
+def test_a_class_that_is_an_op_only_by_its_method_names_is_reported_not_rewritten(tmp_path):
+    """No PyTensor import, no Op base: a `perform` and a `grad` make it look like an Op, not enough to rewrite."""
+    path = tmp_path / "model.py"
+    path.write_text("class Model:\n    def perform(self, x):\n        return x\n\n"
+                    "    def grad(self, inputs, output_grads):\n        return output_grads\n")
+    before = path.read_bytes()
+    result = run("--fix", path)
+    assert findings(result.stdout) == [("model.py", 5, "LAD101")]
+    assert "not sure this class is a PyTensor Op" in result.stdout
+    assert path.read_bytes() == before

@@ -283,6 +283,8 @@ class Analyzer:
         self.classes = []  # stack of (ClassDef, is Op, {method: fix context})
         self.methods = []  # stack of per-function context dicts
         self.imports, self.modules, self.star_gradient = {}, {}, False
+        self.confident = True  # False while planning a class that is an Op only by its method names
+        self.pytensor_module = "pytensor" in libraries
         self._read_imports()
         self.bound = self._bound_names()
 
@@ -290,7 +292,7 @@ class Analyzer:
     def add(self, node, code, message=None, edits=(), line=None, col=None, **fmt):
         rule = RULES[code]
         text = (message or rule.summary).format(**fmt)
-        edits = list(edits) if self.fix_ok or rule.note else []
+        edits = list(edits) if self.fix_ok and self.confident else []
         line = line or node.lineno
         col = col if col is not None else node.col_offset
         col = self.src.offset(line, col) - self.src.starts[line - 1]  # UTF-8 bytes to characters
@@ -424,7 +426,21 @@ class Analyzer:
 
     def enter_ClassDef(self, node):
         is_op = self.is_op(node)
-        plans = self.plan_class(node) if is_op else {}
+        plans = {}
+        if is_op:
+            # An Op by its bases, or in a module that imports PyTensor: fix it. Only by its method names (a
+            # `perform` and a `grad`) in a module that does not import PyTensor: report it, but rewrite nothing.
+            bases = [_name(b) for b in node.bases]
+            self.confident = self.pytensor_module or any(
+                b.endswith("Op") or b in KNOWN_OP_BASES or b in self.op_names for b in bases)
+            plans = self.plan_class(node)
+            if not self.confident:
+                plans = {}
+                for f in self.found:
+                    if node.lineno <= f.line <= node.end_lineno and f.code[:4] in ("LAD1", "LAD4"):
+                        f.message += ("; not fixed: not sure this class is a PyTensor Op (its module does not "
+                                      "import PyTensor)")
+            self.confident = True
         self.classes.append((node, is_op, plans))
 
     def plan_class(self, node):
@@ -1161,18 +1177,24 @@ def _main(argv=None):
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--fix", action="store_true", help="rewrite the mechanical cases in place")
     parser.add_argument("--diff", action="store_true", help="print what --fix would change; write nothing")
-    parser.add_argument("--select", metavar="CODES", help="only these rules: codes, prefixes (LAD1) or names, comma-separated")
+    parser.add_argument("--select", metavar="CODES",
+                        help="only these rules: codes, prefixes (LAD1) or names, comma-separated")
     parser.add_argument("--ignore", metavar="CODES", help="skip these rules (added to the configuration's)")
-    parser.add_argument("--exclude", metavar="PATTERNS", help="glob patterns of files or directories to skip, comma-separated")
+    parser.add_argument("--exclude", metavar="PATTERNS",
+                        help="glob patterns of files or directories to skip, comma-separated")
     parser.add_argument("--no-default-excludes", action="store_true", help="also walk the directories listed below")
-    parser.add_argument("--ignore-library", metavar="LIB", help="skip modules that import only this library: theano, aesara")
-    parser.add_argument("--output-format", "--format", choices=["text", "json", "github"], default=None, metavar="FORMAT",
+    parser.add_argument("--ignore-library", metavar="LIB",
+                        help="skip modules that import only this library: theano, aesara")
+    parser.add_argument("--output-format", "--format", choices=["text", "json", "github"], default=None,
+                        metavar="FORMAT",
                         help="text (default), json, or github (GitHub Actions annotations)")
     parser.add_argument("--statistics", action="store_true", help="print a count per rule instead of findings")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when legacy code is found")
-    parser.add_argument("--config", metavar="FILE", help="a pyproject.toml to read (default: the nearest above the first PATH)")
+    parser.add_argument("--config", metavar="FILE",
+                        help="a pyproject.toml to read (default: the nearest above the first PATH)")
     parser.add_argument("--no-config", action="store_true", help="ignore pyproject.toml")
-    parser.add_argument("--base-url", metavar="URL", default=None, help=f"site the rule URLs point to (default {BASE_URL})")
+    parser.add_argument("--base-url", metavar="URL", default=None,
+                        help=f"site the rule URLs point to (default {BASE_URL})")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     args = parser.parse_args(argv)
     if args.fix and args.diff:
