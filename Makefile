@@ -21,11 +21,12 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION = 1
 
-.PHONY: help html test serve clean bench venv nb page rtd
+.PHONY: help html test check serve clean bench venv nb page rtd
 
 help:
 	@echo "make html    build the site into $(OUT)/html, executing every notebook"
 	@echo "make test    build if needed, then check the built site (HTML, links, anchors, browser)"
+	@echo "make check   the fast tests only (not marked slow) on the site already built: under a minute"
 	@echo "make serve   preview $(OUT)/html on http://127.0.0.1:8000"
 	@echo "make clean   remove $(OUT) (keeps $(VENV))"
 	@echo "make bench   time clean and no-change builds, per-notebook execution, memory, page weight"
@@ -60,6 +61,11 @@ test: $(VENV)/.test-deps
 	@test "$$(cat $(OUT)/html/.build-id 2>/dev/null)" = "$$($(BIN)/python tests/build_id.py)" \
 	  || $(MAKE) --no-print-directory html
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+
+# The quick loop: every test not marked `slow` (tests/conftest.py says which are), on the site already in
+# _build/html; it builds nothing (conftest's `site` fixture fails if that site is older than the sources).
+check: $(VENV)/.test-deps
+	$(BIN)/python -m pytest tests -m "not slow" $(PYTEST_ARGS)
 
 serve:
 	@test -f $(OUT)/html/index.html || $(MAKE) html

@@ -1,4 +1,5 @@
-"""Shared fixtures: the built site, a local server for it, and a browser."""
+"""Shared by every test: the repository root, the HTML parser, which tests are `slow`, and fixtures for the built
+site, a local server for it, and a browser."""
 
 import functools
 import http.server
@@ -8,15 +9,56 @@ import threading
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from build_id import build_id
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # the repository root: every test file uses this one
 SITE = ROOT / "_build" / "html"
+
+# `slow`: the test builds or executes something (a site, a notebook, PyTensor in a subprocess, a browser, a Binder
+# image). `make check` runs the others (-m "not slow") on an already built site; `make test` runs everything.
+# A test marks itself (@pytest.mark.slow, or `pytestmark` for a whole file); a test that drives the browser is slow
+# wherever it is; and these files, whose every test builds or executes, are marked here, whole:
+SLOW_FILES = {
+    "test_warnings_as_errors.py",  # builds fixture sites, runs notebooks
+    "test_pytensor_patch.py",  # applies the patch to a copy of PyTensor and runs it
+    "test_hosting.py",  # repo2docker, Binder's JupyterLab, fixture-site builds
+}
+# ... and these tests of files whose other tests are quick (each took 3 to 40 s on the 2-core machine; their owners
+# may move the mark into the file):
+SLOW_TESTS = {
+    "test_checker.py": {
+        "test_fixed_library_runs_with_deprecations_as_errors_and_gives_the_same_derivatives",  # verify_grad runs
+        "test_installed_pytensor_package",  # checks all of the installed PyTensor
+        "test_checker_page_runs_alone_in_an_empty_folder",  # executes the page
+        "test_output_into_head_ends_quietly",  # a full run piped into head
+        "test_same_findings_under_older_pythons",  # three other interpreters
+    },
+    "test_deprecations.py": {
+        "test_page_runs_alone_with_the_published_catalog_next_to_it",  # executes the page
+        "test_page_alone_without_the_catalog_says_what_to_download",  # executes the page
+        "test_every_deprecation_in_pytensor_autodiff_source_is_catalogued",  # imports and scans PyTensor
+        "test_javascript_lookup_agrees_with_python",  # Node or the browser
+    },
+}
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: takes minutes (builds an environment); `make test` runs it too")
+    config.addinivalue_line("markers", "slow: builds or executes something (minutes); `make check` leaves it out, "
+                                       "`make test` runs it")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if (item.path.name in SLOW_FILES or item.originalname in SLOW_TESTS.get(item.path.name, ())
+                or "browser" in item.fixturenames):
+            item.add_marker(pytest.mark.slow)
+
+
+def soup(path: Path) -> BeautifulSoup:
+    """The parsed HTML of a built page (a fresh tree: callers may change it)."""
+    return BeautifulSoup(Path(path).read_text(), "html.parser")
 
 
 def notebook_sources():

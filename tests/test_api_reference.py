@@ -10,9 +10,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT, soup as parse
+
 SITE = Path(os.environ.get("API_REFERENCE_SITE", ROOT / "_build" / "html"))
 
 if not (SITE / "api").is_dir():
@@ -62,9 +62,10 @@ ENTRIES = [
 
 @functools.cache
 def soup(relpath):
+    """Parsed once per page (read only here)."""
     path = SITE / relpath
     assert path.exists(), f"{relpath} is missing from the built site"
-    return BeautifulSoup(path.read_text(), "html.parser")
+    return parse(path)
 
 
 @functools.cache

@@ -1,25 +1,37 @@
 """Every internal link and #anchor in the built site resolves, and every citable anchor still exists."""
 
 import re
+import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 
-from conftest import html_ids
+from conftest import ROOT, html_ids, soup
 
-CITABLE = Path(__file__).with_name("citable-anchors.txt")
+CITABLE = ROOT / "tests" / "citable-anchors.txt"
+# A committed copy of the list that may only grow: every line in it must stay in CITABLE.
+FROZEN = ROOT / "tests" / "citable-anchors.frozen"
+
+
+def anchors_in(text):
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
 def citable_anchors():
-    lines = CITABLE.read_text().splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return anchors_in(CITABLE.read_text())
+
+
+def committed(path):
+    """The file as the last commit has it (None outside a git checkout, or if it is not committed yet)."""
+    done = subprocess.run(["git", "show", f"HEAD:{path.relative_to(ROOT).as_posix()}"], cwd=ROOT,
+                          capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else None
 
 
 def internal_links(site: Path):
     for page in sorted(site.rglob("*.html")):
-        for a in BeautifulSoup(page.read_text(), "html.parser").find_all("a", href=True):
+        for a in soup(page).find_all("a", href=True):
             href = a["href"]
             parts = urlsplit(href)
             if parts.scheme or parts.netloc or href.startswith(("mailto:", "javascript:")):
@@ -59,3 +71,17 @@ def test_citable_anchor_resolves(site, url):
 def test_citable_list_is_append_only_and_unique():
     anchors = citable_anchors()
     assert len(anchors) == len(set(anchors)), "duplicate entries"
+    frozen = anchors_in(FROZEN.read_text())
+    assert frozen, f"{FROZEN.name} is empty"
+    lost = [a for a in frozen if a not in set(anchors)]
+    assert not lost, f"removed from {CITABLE.name} (citable anchors are permanent; restore them): {lost}"
+
+
+@pytest.mark.parametrize("path", [CITABLE, FROZEN], ids=lambda p: p.name)
+def test_no_line_removed_since_the_last_commit(path):
+    """Catches an edit that removes a line from both files before it is committed."""
+    before = committed(path)
+    if before is None:
+        pytest.skip(f"{path.name}: no committed version to compare with")
+    lost = set(anchors_in(before)) - set(anchors_in(path.read_text()))
+    assert not lost, f"lines removed from {path.name} since the last commit: {sorted(lost)}"

@@ -8,14 +8,13 @@ import json
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import jupytext
 import pytest
 
 from conftest import ROOT, notebook_sources
 
-ALTERNATES = json.loads(Path(__file__).with_name("alternate-parameters.json").read_text())
+ALTERNATES = json.loads((ROOT / "tests" / "alternate-parameters.json").read_text())
 
 
 def has_parameters_cell(source):
@@ -43,6 +42,7 @@ def test_every_parameterised_notebook_has_a_second_set():
     assert not missing, f"add a second parameter set for {sorted(missing)} to tests/alternate-parameters.json"
 
 
+@pytest.mark.slow  # re-executes every parameterised notebook
 @pytest.mark.parametrize("page", sorted(ALTERNATES))
 def test_checks_hold_for_other_values(reruns, page):
     result = reruns[page].result()

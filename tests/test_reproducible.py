@@ -6,14 +6,16 @@ inline values wrapped as `[...]{.timing}`. Everything else, including seeded ran
 
 import subprocess
 
-from bs4 import BeautifulSoup
+import pytest
 
-from conftest import ROOT, content_pages
+from conftest import ROOT, content_pages, soup
+
+pytestmark = pytest.mark.slow  # a second full build
 
 
 def page_text(path):
-    soup = BeautifulSoup(path.read_text(), "html.parser")
-    article = soup.select_one("article") or soup
+    html = soup(path)
+    article = html.select_one("article") or html
     for marked in article.select(".tag_timing, .timing, script, style"):
         marked.decompose()
     return " ".join(article.get_text(" ").split())

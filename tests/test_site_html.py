@@ -1,24 +1,39 @@
 """The built HTML: every executed page shows real outputs, no errors, no stderr, and the version stamp."""
 
+import functools
 import json
 import re
 from importlib.metadata import version
 from pathlib import Path
 
+import jupytext
 import pytest
-from bs4 import BeautifulSoup
 
-from conftest import content_pages, notebook_sources
+from conftest import ROOT, content_pages, notebook_sources, soup
 
 NOTEBOOKS = notebook_sources()
+IMAGE_MAGIC = {".png": b"\x89PNG", ".svg": b"<svg", ".jpg": b"\xff\xd8", ".jpeg": b"\xff\xd8"}
 
 
 def page_for(source: Path) -> str:
     return source.with_suffix(".html").as_posix()
 
 
-def soup(site, page):
-    return BeautifulSoup((site / page).read_text(), "html.parser")
+@functools.cache
+def parsed(path: Path):
+    """Each page parsed once for all the tests here (they only read it)."""
+    return soup(path)
+
+
+def figure_cells(source: Path):
+    """Code cells that draw a figure: CONTRIBUTING ("Figures") ends each with `plt.show()`. A removed cell or a
+    removed output shows no figure."""
+    return [c for c in jupytext.read(ROOT / source).cells
+            if c.cell_type == "code" and "plt.show()" in c.source
+            and not {"remove-cell", "remove-output"} & set(c.metadata.get("tags", []))]
+
+
+FIGURE_PAGES = [source for source in NOTEBOOKS if figure_cells(source)]
 
 
 def test_there_are_executed_pages():
@@ -26,9 +41,33 @@ def test_there_are_executed_pages():
     assert Path("index.md") in NOTEBOOKS
 
 
+def test_pages_that_plot_follow_the_figure_convention():
+    """So FIGURE_PAGES misses no page: a page that imports pyplot has cells ending with `plt.show()`."""
+    plotting = {s for s in NOTEBOOKS if re.search(r"^\s*(import matplotlib\.pyplot|from matplotlib import pyplot)",
+                                                  (ROOT / s).read_text(), re.M)}
+    assert plotting, "no page plots: the figure checks below would check nothing"
+    assert plotting <= set(FIGURE_PAGES), f"pages that import pyplot but never call plt.show(): " \
+                                          f"{sorted(map(str, plotting - set(FIGURE_PAGES)))}"
+
+
+@pytest.mark.parametrize("source", FIGURE_PAGES, ids=str)
+def test_every_figure_cell_shows_its_figure(site, source):
+    """A cell that draws a figure has an image in the built page, and the image is a real, non-empty file."""
+    page = site / page_for(source)
+    images = parsed(page).select("div.cell_output img")
+    expected = len(figure_cells(source))
+    assert len(images) >= expected, f"{expected} cells draw a figure, the page shows {len(images)} images"
+    for img in images:
+        path = (page.parent / img["src"]).resolve()
+        assert path.is_file(), f"{img['src']} is missing from the built site"
+        magic = IMAGE_MAGIC.get(path.suffix)
+        # the signature sits in the first bytes (an SVG after its XML prolog and doctype)
+        assert magic and magic in path.read_bytes()[:512], f"{img['src']} is not a {path.suffix} image"
+
+
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=str)
 def test_executed_page_has_outputs_and_no_errors(site, source):
-    html = soup(site, page_for(source))
+    html = parsed(site / page_for(source))
     cells = html.select("div.cell")
     assert cells, "no code cells rendered"
     assert html.select("div.cell_output"), "no cell produced output: was the page executed?"
@@ -38,7 +77,7 @@ def test_executed_page_has_outputs_and_no_errors(site, source):
 
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=str)
 def test_executed_page_is_stamped_with_the_kernel_versions(site, source):
-    stamps = soup(site, page_for(source)).select("p.exec-stamp")
+    stamps = parsed(site / page_for(source)).select("p.exec-stamp")
     assert len(stamps) == 1, "exactly one footer stamp (see CONTRIBUTING.md)"
     text = stamps[0].get_text()
     assert f"PyTensor {version('pytensor')}" in text
@@ -47,25 +86,22 @@ def test_executed_page_is_stamped_with_the_kernel_versions(site, source):
 
 
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=str)
-def test_executed_page_offers_binder_and_downloads(site, source):
+def test_executed_page_offers_downloads(site, source):
     page = page_for(source)
-    links = soup(site, page).select(".launch-links a")
-    hrefs = [a["href"] for a in links]
+    hrefs = [a["href"] for a in parsed(site / page).select(".launch-links a")]
+    # A Binder button exists only when the build named a repository (conf.py, "Hosting"; tests/test_hosting.py
+    # builds a fixture site both ways). When it is there, it opens this page.
     binder = [h for h in hrefs if h.startswith("https://mybinder.org/v2/gh/")]
-    assert binder and binder[0].endswith(f"urlpath=lab/tree/{source.as_posix()}")
+    assert all(h.endswith(f"urlpath=lab/tree/{source.as_posix()}") for h in binder), binder
     local = [(site / page).parent / h for h in hrefs if not h.startswith("http")]
-    assert {p.suffix for p in local} == {".ipynb", ".md"}
+    assert sorted(p.suffix for p in local) == [".ipynb", ".md"]
     for path in local:
         assert path.resolve().is_file(), f"download link {path} is dead"
     ipynb = json.loads(next(p for p in local if p.suffix == ".ipynb").read_text())
     assert all(not c.get("outputs") for c in ipynb["cells"]), "downloads carry no stale outputs"
 
 
-def test_binder_configuration_is_present():
-    root = Path(__file__).resolve().parent.parent
-    assert (root / "runtime.txt").read_text().strip() == "python-3.12"
-    assert "jupytext-config set-default-viewer" in (root / "postBuild").read_text()
-    assert "jupytext==" in (root / "requirements.txt").read_text()
+# Binder's configuration (binder/): tests/test_hosting.py asks repo2docker itself how it builds the repository.
 
 
 def test_hosting_files(site):

@@ -5,10 +5,13 @@ Each fixture is a tiny site under tests/fixtures/ (outside the site itself), bui
 """
 
 import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).with_name("fixtures")
+import pytest
+
+from conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+pytestmark = pytest.mark.slow  # each test builds a fixture site
 
 
 def build(fixture, tmp_path):
