@@ -26,8 +26,9 @@ EXPLORERS = {  # name -> page
     "tangent-cotangent": "notebooks/vocabulary.html",
     "fd-step": "guides/testing-rules.html",
     "loop-cost": "notebooks/loop.html",
+    "jacobian-cost": "notebooks/vocabulary.html",
 }
-SERIES = [name for name in EXPLORERS if name != "tangent-cotangent"]
+SERIES = ["fd-step", "loop-cost"]
 AXE_JS = Path(axe_module.__file__).with_name("axe.min.js").read_text()
 KNOWN_CONSOLE = ("Got invalid theme mode",)  # pydata-sphinx-theme, first visit (see test_browser.py)
 SHOTS = ROOT / "_build" / "screenshots"
@@ -204,6 +205,37 @@ def test_series_explorer(browser, base_url, name):
         page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
         assert not axe_serious(page, f'[data-explorer="{name}"]'), theme
     screenshots(page, root, name)
+    page.context.close()
+
+
+def test_jacobian_cost_explorer(browser, base_url):
+    page = open_page(browser, f"{base_url}/{EXPLORERS['jacobian-cost']}")
+    root = page.locator('[data-explorer="jacobian-cost"]')
+    root.wait_for()
+    data = embedded(root)
+    handle = root.locator('[data-handle="nm"]')
+    assert handle.get_attribute("tabindex") == "0" and handle.get_attribute("aria-label")
+    i, j = data["start"]
+
+    def check():
+        s, cell = state(root), data["cells"][i][j]
+        assert (s["n"], s["m"]) == (data["ns"][i], data["ms"][j])
+        assert (s["columns"], s["rows"]) == (cell["columns"], cell["rows"])  # the times PyTensor's run measured
+        assert s["faster"] == ("columns" if cell["columns"] < cell["rows"] else "rows")
+        assert root.locator('[data-out="verdict"]').inner_text() == cell["verdict"]
+
+    check()
+    last = len(data["ns"]) - 1
+    for key, times, di, dj in [("ArrowLeft", 2, -1, 0), ("ArrowUp", 1, 0, 1), ("ArrowUp", 9, 0, 1),
+                               ("ArrowLeft", 9, -1, 0), ("ArrowRight", 1, 1, 0), ("ArrowDown", 2, 0, -1)]:
+        press(handle, key, times)
+        i, j = min(last, max(0, i + di * times)), min(len(data["ms"]) - 1, max(0, j + dj * times))
+        check()
+    assert not page.console_errors, page.console_errors
+    for theme in ("light", "dark"):
+        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        assert not axe_serious(page, '[data-explorer="jacobian-cost"]'), theme
+    screenshots(page, root, "jacobian-cost")
     page.context.close()
 
 

@@ -361,7 +361,75 @@
     set(i);
   }
 
-  var kinds = {tangent: tangentExplorer, series: seriesExplorer};
+  /* ---------- the grid explorer: a handle on a grid of (n, m) cells, each with embedded measurements ---------- */
+
+  function gridExplorer(root, data) {
+    var ns = data.ns, ms = data.ms, st = data.start.slice(), PW = 320, m = {l: 56, r: 10, t: 14, b: 44};
+    var cw = (PW - m.l - m.r) / ns.length, ch = (PW - m.t - m.b) / ms.length;
+    var figure = root.querySelector(".ppx-figure");
+    var svg = el(figure, "svg", {viewBox: "0 0 " + PW + " " + PW, role: "group", "class": "ppx-plane ppx-cells",
+                                 "aria-label": data.aria_label});
+    function cx(i) { return m.l + (i + 0.5) * cw; }
+    function cy(j) { return PW - m.b - (j + 0.5) * ch; }
+    ns.forEach(function (n, i) {
+      ms.forEach(function (mm, j) {
+        var cell = data.cells[i][j];
+        el(svg, "rect", {x: cx(i) - cw / 2 + 1, y: cy(j) - ch / 2 + 1, width: cw - 2, height: ch - 2,
+                         "class": "ppx-cell ppx-cell-" + cell.faster});
+        [].concat(cell.label).forEach(function (line, k, lines) {  // one or two lines, centred in the cell
+          el(svg, "text", {x: cx(i), y: cy(j) + 4 + 14 * (k - (lines.length - 1) / 2), "text-anchor": "middle",
+                           "class": "ppx-cell-label"}, line);
+        });
+      });
+      el(svg, "text", {x: cx(i), y: PW - m.b + 14, "text-anchor": "middle", "class": "ppx-tick"}, String(n));
+    });
+    ms.forEach(function (mm, j) {
+      el(svg, "text", {x: m.l - 5, y: cy(j) + 4, "text-anchor": "end", "class": "ppx-tick"}, String(mm));
+    });
+    el(svg, "text", {x: (m.l + PW - m.r) / 2, y: PW - 8, "text-anchor": "middle", "class": "ppx-axis"}, data.xlabel);
+    el(svg, "text", {x: 12, y: (m.t + PW - m.b) / 2, "text-anchor": "middle", "class": "ppx-axis",
+                     transform: "rotate(-90 12 " + (m.t + PW - m.b) / 2 + ")"}, data.ylabel);
+    var h = el(svg, "g", {tabindex: "0", role: "slider", "data-handle": "nm", "aria-label": data.handle_label,
+                          "class": "ppx-handle ppx-cellhandle"});
+    el(h, "rect", {x: -cw / 2, y: -ch / 2, width: cw, height: ch, "class": "ppx-hit"});
+    el(h, "rect", {x: -cw / 2 + 2, y: -ch / 2 + 2, width: cw - 4, height: ch - 4, "class": "ppx-cellframe"});
+    el(h, "rect", {x: -cw / 2 - 2, y: -ch / 2 - 2, width: cw + 4, height: ch + 4, "class": "ppx-ring"});
+    var out = {};
+    root.querySelectorAll("[data-out]").forEach(function (node) { out[node.getAttribute("data-out")] = node; });
+    function render() {
+      var cell = data.cells[st[0]][st[1]];
+      h.setAttribute("transform", "translate(" + cx(st[0]) + "," + cy(st[1]) + ")");
+      h.setAttribute("aria-valuenow", ns[st[0]]);
+      h.setAttribute("aria-valuemin", ns[0]);
+      h.setAttribute("aria-valuemax", ns[ns.length - 1]);
+      h.setAttribute("aria-valuetext", "n = " + ns[st[0]] + ", m = " + ms[st[1]]);
+      out.n.textContent = ns[st[0]];
+      out.m.textContent = ms[st[1]];
+      out.columns.textContent = sig(cell.columns * 1e3) + " ms";
+      out.rows.textContent = sig(cell.rows * 1e3) + " ms";
+      out.verdict.textContent = cell.verdict;
+      root.setAttribute("data-state", JSON.stringify({n: ns[st[0]], m: ms[st[1]], columns: cell.columns,
+                                                      rows: cell.rows, faster: cell.faster}));
+    }
+    var keys = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]};
+    h.addEventListener("keydown", function (event) {
+      var step = keys[event.key];
+      if (!step) return;
+      event.preventDefault();
+      st = [Math.max(0, Math.min(ns.length - 1, st[0] + step[0])), Math.max(0, Math.min(ms.length - 1, st[1] + step[1]))];
+      render();
+    });
+    var pick = d3.drag().container(svg).subject(function (event) { return {x: event.x, y: event.y}; })
+      .on("start drag", function (event) {
+        var i = Math.floor((event.x - m.l) / cw), j = Math.floor((PW - m.b - event.y) / ch);
+        if (i < 0 || j < 0 || i >= ns.length || j >= ms.length) return;
+        st = [i, j]; render();
+      });
+    d3.select(svg).call(pick);
+    render();
+  }
+
+  var kinds = {tangent: tangentExplorer, series: seriesExplorer, grid: gridExplorer};
 
   function mountAll() {
     if (!d3 || !d3.select || !d3.drag) return;
