@@ -44,7 +44,7 @@ def test_there_are_executed_pages():
 def test_pages_that_plot_follow_the_figure_convention():
     """So FIGURE_PAGES misses no page: a page that imports pyplot has cells ending with `plt.show()`."""
     plotting = {s for s in NOTEBOOKS if re.search(r"^\s*(import matplotlib\.pyplot|from matplotlib import pyplot)",
-                                                  (ROOT / s).read_text(), re.M)}
+                                                  (ROOT / s).read_text(), re.MULTILINE)}
     assert plotting, "no page plots: the figure checks below would check nothing"
     assert plotting <= set(FIGURE_PAGES), f"pages that import pyplot but never call plt.show(): " \
                                           f"{sorted(map(str, plotting - set(FIGURE_PAGES)))}"
