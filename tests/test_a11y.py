@@ -51,16 +51,25 @@ def open_page(browser, server, path, theme="light", viewport=None, block=()):
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("path", PAGES)
 def test_axe_in_both_themes(browser, server, path, theme):
-    context, page = open_page(browser, server, path, theme)
-    try:
-        page.add_script_tag(content=AXE_JS)
-        result = page.evaluate(f"async () => await axe.run(document, {AXE_OPTIONS})")
-    finally:
-        context.close()
-    serious = [f"{v['id']} ({v['impact']}): {v['help']} x{len(v['nodes'])}: "
-               + ", ".join(str(n["target"]) for n in v["nodes"][:3])
-               for v in result["violations"] if v["impact"] in ("serious", "critical")]
-    assert not serious, f"axe-core, {theme} theme:\n" + "\n".join(serious)
+    def serious_violations():
+        context, page = open_page(browser, server, path, theme)
+        try:
+            page.add_script_tag(content=AXE_JS)
+            result = page.evaluate(f"async () => await axe.run(document, {AXE_OPTIONS})")
+            assert page.evaluate("document.documentElement.dataset.theme") == theme
+        finally:
+            context.close()
+        return {v["id"]: f"{v['id']} ({v['impact']}): {v['help']}: "
+                + ", ".join(str(n["target"]) for n in v["nodes"][:3]) + f" ({len(v['nodes'])} elements)"
+                for v in result["violations"] if v["impact"] in ("serious", "critical")}
+
+    serious = serious_violations()
+    if serious:
+        # On a loaded 2-core machine axe-core has (rarely) read code text as black on the dark theme, a state the
+        # page is never in; a real defect shows again on a fresh load, a misreading does not.
+        again = serious_violations()
+        serious = {rule: message for rule, message in again.items() if rule in serious}
+    assert not serious, f"axe-core, {theme} theme:\n" + "\n".join(serious.values())
 
 
 def _article(path):
