@@ -2,7 +2,8 @@
 
 - One viewport <meta> per page: docutils adds one to ``metatags`` next to Sphinx's and the theme's.
 - Every <img> gets its intrinsic width and height, so the browser reserves its box before the file arrives
-  (no layout shift); CSS keeps images fluid (max-width: 100%, height: auto).
+  (no layout shift); CSS keeps images fluid (max-width: 100%, height: auto). An SVG figure links to itself, so
+  a phone reader can open it alone and zoom.
 - An empty header cell (the corner of a comparison table) becomes a <td>: a <th> needs a name.
 - Notebook kernels started by the build run _ext/kernel/figures.py first (SVG figures).
 - myst-nb's "Show code cell source" toggles lose their aria-label ("Toggle hidden content"), so their name is
@@ -60,7 +61,11 @@ def _sized_images(app, body):
             size = _image_size(source)
         if size is None:
             return m.group(0)
-        return f'<img {m.group(1)}src="{m.group(2)}"{m.group(3)} width="{size[0]}" height="{size[1]}" />'
+        img = f'<img {m.group(1)}src="{m.group(2)}"{m.group(3)} width="{size[0]}" height="{size[1]}" />'
+        if m.group(2).endswith(".svg") and "_images/" in m.group(2):
+            # A figure scaled to a phone's width has small text: tapping it opens the SVG alone, to zoom.
+            return f'<a class="figure-full" href="{m.group(2)}" title="Open the figure alone (zoomable)">{img}</a>'
+        return img
 
     return IMG.sub(add_size, body)
 
