@@ -89,6 +89,17 @@ def screenshots(page, root, name):
         root.screenshot(path=str(SHOTS / f"explorer-{name}-{theme}.png"))
 
 
+def finish(page, root, name):
+    """Every explorer test ends the same way: no console errors, no serious axe finding in either theme, and
+    screenshots for a person to look at."""
+    assert not page.console_errors, page.console_errors
+    for theme in ("light", "dark"):
+        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        assert not axe_serious(page, f'[data-explorer="{name}"]'), theme
+    screenshots(page, root, name)
+    page.context.close()
+
+
 @pytest.fixture(scope="module")
 def propagate():
     """f(x) = (x0 x1, sin x0): pushforward and pullback compiled by PyTensor, as on the vocabulary page."""
@@ -160,12 +171,7 @@ def test_tangent_cotangent_explorer(browser, base_url, propagate):
     assert s["x_dot"] != [c / per for c in data["x_dot"]]
     check()
 
-    assert not page.console_errors, page.console_errors
-    for theme in ("light", "dark"):
-        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
-        assert not axe_serious(page, '[data-explorer="tangent-cotangent"]'), theme
-    screenshots(page, root, "tangent-cotangent")
-    page.context.close()
+    finish(page, root, "tangent-cotangent")
 
 
 @pytest.mark.parametrize("name", SERIES)
@@ -200,12 +206,7 @@ def test_series_explorer(browser, base_url, name):
     index = 0
     check()
 
-    assert not page.console_errors, page.console_errors
-    for theme in ("light", "dark"):
-        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
-        assert not axe_serious(page, f'[data-explorer="{name}"]'), theme
-    screenshots(page, root, name)
-    page.context.close()
+    finish(page, root, name)
 
 
 def test_jacobian_cost_explorer(browser, base_url):
@@ -231,12 +232,7 @@ def test_jacobian_cost_explorer(browser, base_url):
         press(handle, key, times)
         i, j = min(last, max(0, i + di * times)), min(len(data["ms"]) - 1, max(0, j + dj * times))
         check()
-    assert not page.console_errors, page.console_errors
-    for theme in ("light", "dark"):
-        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
-        assert not axe_serious(page, '[data-explorer="jacobian-cost"]'), theme
-    screenshots(page, root, "jacobian-cost")
-    page.context.close()
+    finish(page, root, "jacobian-cost")
 
 
 @pytest.mark.parametrize("name", list(EXPLORERS))
