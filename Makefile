@@ -35,7 +35,9 @@ help:
 	@echo "make rtd     replay Read the Docs' build from .readthedocs.yaml (fresh virtualenv) in $(OUT)/rtd"
 	@echo "Python used: $(or $(PYTHON),none found)"
 
-$(VENV)/.build-deps: requirements.txt
+# requirements.txt: what the pages need (a reader installs only this); then the site's own package, docsite/
+# (pyproject.toml), editable, for conf.py, the extensions, the tests and the tools.
+$(VENV)/.build-deps: requirements.txt pyproject.toml
 	@test -n "$(PYTHON)" || { echo "No Python >= 3.12 found (PyTensor 3.1+ needs it)."; \
 	  echo "Install one (e.g. 'pyenv install 3.12') or pass PYTHON=/path/to/python3.12."; exit 1; }
 	@"$(PYTHON)" -c 'import sys; sys.exit(sys.version_info < (3, 12))' || { echo "$(PYTHON) is \
@@ -43,6 +45,7 @@ $(VENV)/.build-deps: requirements.txt
 	@test -x $(BIN)/python || { echo "Creating $(VENV) with $(PYTHON)"; "$(PYTHON)" -m venv $(VENV); }
 	@echo "Installing pinned dependencies into $(VENV) ..."
 	@$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps -e .
 	@touch $@
 
 $(VENV)/.test-deps: $(VENV)/.build-deps tests/requirements.txt
@@ -53,12 +56,12 @@ venv: $(VENV)/.build-deps
 
 html: $(VENV)/.build-deps
 	$(BIN)/sphinx-build -b html -a $(STRICT) $(SPHINXOPTS) -c . $(SRC) $(OUT)/html
-	@$(BIN)/python tests/build_id.py > $(OUT)/html/.build-id
+	@$(BIN)/python -m docsite.build_id > $(OUT)/html/.build-id
 	@echo "Site built: $(OUT)/html/index.html  (preview with 'make serve')"
 
-# Builds first unless _build/html was built from exactly these sources (tests/build_id.py).
+# Builds first unless _build/html was built from exactly these sources (docsite/build_id.py).
 test: $(VENV)/.test-deps
-	@test "$$(cat $(OUT)/html/.build-id 2>/dev/null)" = "$$($(BIN)/python tests/build_id.py)" \
+	@test "$$(cat $(OUT)/html/.build-id 2>/dev/null)" = "$$($(BIN)/python -m docsite.build_id)" \
 	  || $(MAKE) --no-print-directory html
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
@@ -77,16 +80,16 @@ clean:
 # While writing a page: run it alone as a reader would (NB=notebooks/loop.md, optional PARAMS="-p seed=1"),
 # or build the site executing only that page (into $(OUT)/page).
 nb: $(VENV)/.build-deps
-	$(BIN)/python tools/run_notebook.py $(NB) $(PARAMS)
+	$(BIN)/python -m docsite.run_notebook $(NB) $(PARAMS)
 
 page: $(VENV)/.build-deps
 	SITE_ONLY="$(NB)" $(BIN)/sphinx-build -b html $(STRICT) . $(OUT)/page-$(subst /,-,$(basename $(firstword $(NB))))
 
 # Build time, per-notebook time, peak memory, rebuild time, page weight: figures into bench/RESULTS.md.
 bench: $(VENV)/.test-deps
-	$(BIN)/python tools/bench.py
+	$(BIN)/python -m docsite.bench
 
 # Read the Docs' build as it runs it, from .readthedocs.yaml: a copy of the working tree, a fresh virtualenv from
 # $(PYTHON), its install steps, then its build job; the site lands in $(OUT)/rtd/checkout/_readthedocs/html.
 rtd: $(VENV)/.build-deps
-	$(BIN)/python tools/rtd_build.py --python "$(PYTHON)" --workdir $(OUT)/rtd
+	$(BIN)/python -m docsite.rtd_build --python "$(PYTHON)" --workdir $(OUT)/rtd

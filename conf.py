@@ -2,10 +2,9 @@
 
 import os
 import re
-import sys
 from pathlib import Path
 
-sys.path.insert(0, os.path.abspath("_ext"))
+import docsite
 
 project = "Pullback & pushforward in PyTensor"
 author = "The pullback-pushforward contributors"
@@ -21,13 +20,17 @@ extensions = [
     "sphinx_sitemap",
     "sphinx_reredirects",
     "notfound.extension",
-    "site_extras",  # _ext/site_extras.py: launch/download links, .ipynb downloads, offline MathJax
-    "deprecations_map",  # _ext/deprecations_map.py: _static/deprecations.json from tools/deprecations_catalog.py
-    "readable",  # _ext/readable.py: one viewport meta, sized images, numeric table cells, no empty <th>
+    # The site's own extensions (docsite/sphinxext/), one job each:
+    "docsite.sphinxext.notebook_links",  # Binder launch and .ipynb/.md download links on executed pages
+    "docsite.sphinxext.inline_anchor",  # {anchor}`Title <label>`: a citable anchor inside a sentence or table
+    "docsite.sphinxext.offline_mathjax",  # MathJax from _static (sphinx-mathjax-offline), out of the Tab order
+    "docsite.sphinxext.balanced_reads",  # -j 2: notebooks handed out one at a time, largest first
+    "docsite.sphinxext.deprecations_map",  # _static/deprecations.json from docsite/catalog.py
+    "docsite.sphinxext.readable",  # one viewport meta, sized images, numeric table cells, no empty <th>
 ]
 
 exclude_patterns = ["_build", ".venv", ".pytest_cache", "**/.ipynb_checkpoints",
-                    "tests", "tools", "bench", ".ci", "README.md", "CONTRIBUTING.md",
+                    "tests", "tools", "docsite", "bench", ".ci", "README.md", "CONTRIBUTING.md",
                     "_readthedocs"]  # Read the Docs' output folder ($READTHEDOCS_OUTPUT) sits in the sources
 templates_path = ["_templates"]
 html_static_path = ["_static"]
@@ -43,8 +46,8 @@ nitpick_ignore_regex = []  # grows only with a written reason next to each entry
 # new PyTensor release, so never publish from it.
 nb_execution_mode = os.environ.get("NB_EXECUTION_MODE", "force")
 # Deprecated API cannot be taught: every kernel treats DeprecationWarning, PendingDeprecationWarning and
-# FutureWarning as errors (tools/kernel_warnings.py, run by IPython at kernel start, says how and why).
-os.environ["PYTHONSTARTUP"] = str(Path(__file__).resolve().parent / "tools" / "kernel_warnings.py")
+# FutureWarning as errors (docsite/kernel_warnings.py, run by IPython at kernel start, says how and why).
+os.environ["PYTHONSTARTUP"] = str(Path(docsite.__file__).with_name("kernel_warnings.py"))
 nb_execution_raise_on_error = True  # a failing cell fails the build ...
 nb_execution_show_tb = True  # ... and the log shows the traceback
 nb_execution_timeout = 600  # seconds per cell: generous, since a first build compiles every Numba function cold
@@ -91,7 +94,7 @@ _github = re.fullmatch(r"(?:https://github\.com/|git@github\.com:)([\w.-]+/[\w.-
                        os.environ.get("READTHEDOCS_GIT_CLONE_URL", ""))
 binder_repo = os.environ.get("SITE_REPO", _github[1] if _github else "")
 binder_ref = os.environ.get("SITE_BRANCH", os.environ.get("READTHEDOCS_GIT_COMMIT_HASH", "main"))
-html_context = {  # {path}: the page's source, e.g. notebooks/loop.md (_ext/site_extras.py fills it in)
+html_context = {  # {path}: the page's source, e.g. notebooks/loop.md (docsite/sphinxext/notebook_links.py fills it in)
     "binder_launch": binder_repo and f"https://mybinder.org/v2/gh/{binder_repo}/{binder_ref}?urlpath=lab/tree/{{path}}",
 }
 del _github
@@ -109,7 +112,7 @@ redirects = {}
 # need sphinx.ext.doctest, which renders them as code blocks (they run only under the doctest builder, never
 # here); `.. TODO::` (OpFromGraph) needs sphinx.ext.todo, which hides it (todo_include_todos is False).
 extensions += ["sphinx.ext.doctest", "sphinx.ext.todo"]
-extensions += ["api_docstrings"]  # _ext/api_docstrings.py: versionless deprecations, nested footnotes
+extensions += ["docsite.sphinxext.api_docstrings"]  # versionless deprecations, nested footnotes
 autodoc_typehints = "signature"  # the annotations stay in the signature, as PyTensor wrote them
 autodoc_preserve_defaults = True  # defaults as written in the source (e.g. "raise", not a repr)
 autodoc_member_order = "bysource"

@@ -3,17 +3,21 @@ site, a local server for it, and a browser."""
 
 import functools
 import http.server
+import os
 import re
 import shutil
+import subprocess
+import sys
+import sysconfig
 import threading
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
-from build_id import build_id
+from docsite import ROOT  # the repository root, defined once in the site's package
+from docsite.build_id import build_id
 
-ROOT = Path(__file__).resolve().parent.parent  # the repository root: every test file uses this one
 SITE = ROOT / "_build" / "html"
 
 # `slow`: the test builds or executes something (a site, a notebook, PyTensor in a subprocess, a browser, a Binder
@@ -24,6 +28,7 @@ SLOW_FILES = {
     "test_warnings_as_errors.py",  # builds fixture sites, runs notebooks
     "test_pytensor_patch.py",  # applies the patch to a copy of PyTensor and runs it
     "test_hosting.py",  # repo2docker, Binder's JupyterLab, fixture-site builds
+    "test_downloads.py",  # runs every downloadable notebook in an empty folder
 }
 # ... and these tests of files whose other tests are quick (each took 3 to 40 s on the 2-core machine; their owners
 # may move the mark into the file):
@@ -66,7 +71,7 @@ def notebook_sources():
     found = []
     for path in sorted(ROOT.glob("*.md")) + sorted(ROOT.glob("*/*.md")):
         rel = path.relative_to(ROOT)
-        if rel.parts[0] in {"tests", "tools", ".venv", "_build"}:
+        if rel.parts[0] in {"tests", "tools", "docsite", ".venv", "_build"}:
             continue
         text = path.read_text()
         if text.startswith("---") and "kernelspec:" in text.split("---", 2)[1]:
@@ -89,6 +94,32 @@ def site():
     if built != build_id():
         pytest.fail("the built site is older than the sources: run `make html` (or `make test`)")
     return SITE
+
+
+@pytest.fixture(scope="session")
+def reader_python(tmp_path_factory):
+    """A Python as a reader has it after `pip install -r requirements.txt`: every pinned package, but not the site's
+    own package (docsite/) nor a clone of the repository. It is a venv that sees this venv's site-packages through
+    one .pth line (no second install, no network); Python does not run the .pth files of a directory added that
+    way, so the editable install of docsite/ stays invisible."""
+    venv = tmp_path_factory.mktemp("reader") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    Path(purelib, "pinned-requirements.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    probe = "import importlib.util as u; print(u.find_spec('pytensor') is not None, u.find_spec('docsite') is None)"
+    assert subprocess.run([python, "-c", probe], capture_output=True, text=True, cwd=venv).stdout.split() == [
+        "True", "True"]
+    return python
+
+
+def run_alone(python, notebook, folder, timeout=900):
+    """Run a notebook top to bottom in `folder` with `python`, as `make nb` does (docsite/run_notebook.py, run as
+    a file so that `python` needs no site package); return the CompletedProcess."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    return subprocess.run([str(python), str(ROOT / "docsite" / "run_notebook.py"), str(notebook)], cwd=folder,
+                          env=env, capture_output=True, text=True, timeout=timeout)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

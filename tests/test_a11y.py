@@ -2,7 +2,7 @@
 
 Every page is checked with axe-core in the light and the dark theme, chosen the way a reader's choice is stored
 (localStorage "mode"/"theme", which the theme reads before the first paint). Screenshots for a person to look
-at: tools/screenshots.py (not a test).
+at: docsite/screenshots.py (not a test).
 """
 
 from pathlib import Path
@@ -141,7 +141,7 @@ def test_no_sideways_scroll_on_a_phone(browser, server, path):
 def test_layout_is_reserved_before_late_content(browser, server, path):
     """What made the text column jump (CLS 0.18-0.36): the browser paints a long page before it has parsed the
     "On this page" sidebar (last in the HTML) and before Font Awesome draws the launch-button icons. The text
-    column's box must not depend on either. (The CLS figure itself is printed by tools/screenshots.py --cls.)"""
+    column's box must not depend on either. (The CLS figure itself is printed by docsite/screenshots.py --cls.)"""
     context, page = open_page(browser, server, path)
     box = "(() => { const r = document.querySelector('article').getBoundingClientRect(); " \
           "return [Math.round(r.x), Math.round(r.y), Math.round(r.width)]; })()"

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+import check_legacy_autodiff as checker  # tools/, on pytest's pythonpath (pyproject.toml)
+from docsite import ROOT
+
 CHECKER = ROOT / "tools" / "check_legacy_autodiff.py"
 FIXTURES = ROOT / "tests" / "fixtures" / "checker"
-sys.path.insert(0, str(ROOT / "tools"))
-
-import check_legacy_autodiff as checker  # noqa: E402
 
 # path:line:col: CODE [*] message (url)   (notebooks: path:cell N:line:col: ...)
 FINDING = re.compile(r"^(?P<file>.+?):(?:cell (?P<cell>\d+):)?(?P<line>\d+):(?P<col>\d+): (?P<code>LAD\d{3})"
@@ -202,7 +201,6 @@ def test_fix_leaves_the_non_mechanical_cases_reported(tmp_path):
 FIXED_LIBRARY_CHECK = r'''
 import json, sys
 import numpy as np
-sys.path.insert(0, sys.argv[1])
 import pytensor
 import pytensor.tensor as pt
 from pytensor.compile.mode import get_mode
@@ -237,16 +235,17 @@ def test_fixed_library_runs_with_deprecations_as_errors_and_gives_the_same_deriv
     script = tmp_path / "derivatives.py"
     script.write_text(FIXED_LIBRARY_CHECK)
     python = [sys.executable]
-    legacy = subprocess.run([*python, "-W", "ignore", script, FIXTURES], capture_output=True, text=True,
-                            timeout=600)
+    def library(folder):  # the Op library the script imports (oplib), found through PYTHONPATH
+        return {"env": os.environ | {"PYTHONPATH": str(folder)}, "capture_output": True, "text": True, "timeout": 600}
+
+    legacy = subprocess.run([*python, "-W", "ignore", script, FIXTURES], **library(FIXTURES))
     assert legacy.returncode == 0, legacy.stderr
     # The original really is legacy: with deprecations as errors it does not even import.
-    strict_legacy = subprocess.run([*python, *AS_ERRORS, script, FIXTURES], capture_output=True, text=True,
-                                   timeout=600)
+    strict_legacy = subprocess.run([*python, *AS_ERRORS, script, FIXTURES], **library(FIXTURES))
     assert strict_legacy.returncode != 0 and "DeprecationWarning" in strict_legacy.stderr
     _fixed_copy(tmp_path / "fixed")
-    fixed = subprocess.run([*python, *AS_ERRORS, script, tmp_path / "fixed", "--verify-grad"], capture_output=True,
-                           text=True, timeout=600)
+    fixed = subprocess.run([*python, *AS_ERRORS, script, tmp_path / "fixed", "--verify-grad"],
+                           **library(tmp_path / "fixed"))
     assert fixed.returncode == 0, fixed.stderr
     assert fixed.stderr == ""
     assert json.loads(fixed.stdout) == json.loads(legacy.stdout)  # identical, not just close
@@ -555,7 +554,7 @@ def test_checker_page_runs_alone_in_an_empty_folder(tmp_path, with_checker):
     shutil.copy(ROOT / "guides" / "checker.md", tmp_path)
     if with_checker:
         shutil.copy(CHECKER, tmp_path)
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "run_notebook.py"), str(tmp_path / "checker.md"),
+    result = subprocess.run([sys.executable, "-m", "docsite.run_notebook", str(tmp_path / "checker.md"),
                              "--save", str(tmp_path / "out.ipynb")], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     text = "".join(o.get("text", "") for c in nbformat.read(tmp_path / "out.ipynb", 4).cells

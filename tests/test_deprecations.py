@@ -1,4 +1,4 @@
-"""The deprecation catalog (tools/deprecations_catalog.py) against the installed PyTensor.
+"""The deprecation catalog (docsite/catalog.py) against the installed PyTensor.
 
 Fails when a legacy autodiff path emits a warning the catalog does not cover, when a catalog entry's
 pattern no longer matches what its trigger emits, or when the pages, the citable-anchor list or the
@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "_ext"))
+from conftest import run_alone
+from docsite import ROOT, catalog
 
-import deprecations_catalog as catalog  # noqa: E402
 
 def uncovered(caught):
     return [(cls, msg) for cls, msg in caught if not catalog.lookup(cls, msg)]
@@ -137,7 +135,7 @@ def test_legacy_path_emits_only_catalogued_warnings(name):
                           since="")
     caught, error = catalog.run_trigger(entry)
     assert error is None, error
-    assert uncovered(caught) == [], "not in the catalog: add an entry to tools/deprecations_catalog.py"
+    assert uncovered(caught) == [], "not in the catalog: add an entry to docsite/catalog.py"
     counts = {}
     for cls, msg in caught:
         for e in catalog.lookup(cls, msg):
@@ -184,7 +182,7 @@ def test_catalog_labels_are_citable():
 
 
 def test_json_map_written_by_the_extension(tmp_path):
-    import deprecations_map
+    from docsite.sphinxext import deprecations_map
 
     target = deprecations_map.write_map(catalog, tmp_path, "https://example.org/docs/")
     assert target == tmp_path / "_static" / "deprecations.json"
@@ -355,7 +353,7 @@ def _page_cell_defining(name):
 def test_one_liner_works_for_a_reader_without_this_repository(tmp_path):
     """The page's cite_pytensor_docs cell, copied into an empty folder next to the published deprecations.json,
     makes PyTensor's printed warnings end with their URL: no repository, no network."""
-    import deprecations_map
+    from docsite.sphinxext import deprecations_map
 
     reader = tmp_path / "reader"
     reader.mkdir()
@@ -381,29 +379,27 @@ Lop(pt.sin(x), x, x)  # printed twice, cited each time, never twice in one messa
     assert done.stderr.count(url) == 2
 
 
-def _run_page_alone(folder):
+def _run_page_alone(python, folder):
     page = folder / "deprecations.md"
     shutil.copy(ROOT / "guides" / "deprecations.md", page)
-    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("PYTHON")}
-    return subprocess.run([sys.executable, str(ROOT / "tools" / "run_notebook.py"), str(page)], cwd=folder,
-                          env=env, capture_output=True, text=True, timeout=600)
+    return run_alone(python, page, folder, timeout=600)
 
 
-def test_page_runs_alone_with_the_published_catalog_next_to_it(tmp_path):
+def test_page_runs_alone_with_the_published_catalog_next_to_it(tmp_path, reader_python):
     """A reader's empty folder: the downloaded notebook and the catalog the site publishes in _static/."""
-    import deprecations_map
+    from docsite.sphinxext import deprecations_map
 
     reader = tmp_path / "reader"
     reader.mkdir()
-    published = deprecations_map.write_catalog_copy(ROOT, tmp_path / "site", "https://example.org/site/")
+    published = deprecations_map.write_catalog_copy(tmp_path / "site", "https://example.org/site/")
     assert "runpy.run_path" in published.read_text()  # the same code, only BASE_URL is written in
     shutil.copy(published, reader)
-    done = _run_page_alone(reader)
+    done = _run_page_alone(reader_python, reader)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 problem(s)" in done.stdout
 
 
-def test_page_alone_without_the_catalog_says_what_to_download(tmp_path):
-    done = _run_page_alone(tmp_path)
+def test_page_alone_without_the_catalog_says_what_to_download(tmp_path, reader_python):
+    done = _run_page_alone(reader_python, tmp_path)
     assert done.returncode != 0
     assert "Download deprecations_catalog.py from this page's site (_static/)" in done.stdout + done.stderr

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT
+
 GLOSSARY = ROOT / "guides" / "glossary.md"
 
 # The words CONTRIBUTING.md asks every page to link, grouped by glossary entry (a link to any word of an entry

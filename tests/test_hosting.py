@@ -26,7 +26,8 @@ import jupytext
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT, rtd_build
+
 # The pages the Binder test opens, and how many code cells of each it runs.
 BINDER_PAGES = ["notebooks/loop.md", "notebooks/vocabulary.md"]
 FIRST_CODE_CELLS = 3
@@ -274,17 +275,6 @@ def test_postbuild_warms_the_compile_cache_for_any_cpu(tmp_path):
 
 # --- Read the Docs ---------------------------------------------------------------------------------------------
 
-def _load_rtd_build():
-    """tools/rtd_build.py (what `make rtd` runs): Read the Docs' project type and step order."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("rtd_build", ROOT / "tools" / "rtd_build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-rtd_build = _load_rtd_build()
 
 
 def read_the_docs_problems(config: dict) -> list[str]:

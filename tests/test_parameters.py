@@ -1,7 +1,7 @@
 """Every notebook's own checks hold for a second set of values in its `parameters` cell (papermill convention).
 
 The second sets live in tests/alternate-parameters.json. Each notebook is re-executed alone, in a fresh kernel,
-exactly as a reader would run it (tools/run_notebook.py): no error, nothing on stderr.
+exactly as a reader would run it (docsite/run_notebook.py): no error, nothing on stderr.
 """
 
 import json
@@ -23,7 +23,7 @@ def has_parameters_cell(source):
 
 def rerun(page, values):
     args = [f"--param={name}={value!r}" for name, value in values.items()]
-    cmd = [sys.executable, "tools/run_notebook.py", page, *args]
+    cmd = [sys.executable, "-m", "docsite.run_notebook", page, *args]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
 
 

@@ -18,12 +18,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "_ext"))
-
-import deprecations_catalog as catalog  # noqa: E402
-import make_pytensor_patch  # noqa: E402
+from docsite import ROOT, catalog
+from docsite import pytensor_patch as make_pytensor_patch
 
 PATCH = make_pytensor_patch.OUTPUT
 DEPRECATIONS = [e for e in catalog.ENTRIES if e.deprecation]
@@ -32,7 +28,7 @@ SEE = re.compile(r" See (\S+)$")
 RUN_TRIGGERS = """
 import json, sys
 import pytensor
-import deprecations_catalog as catalog
+from docsite import catalog
 
 results = {e.label: catalog.run_trigger(e) for e in catalog.ENTRIES + catalog.ERRORS}
 print(json.dumps({"pytensor": pytensor.__file__, "results": results}))
@@ -73,7 +69,7 @@ def patched(tmp_path_factory):
 @pytest.fixture(scope="module")
 def patched_run(patched):
     """What every catalog trigger emits and raises on the patched copy."""
-    done = subprocess.run([sys.executable, "-c", RUN_TRIGGERS], cwd=patched, env=_env(patched, ROOT / "tools"),
+    done = subprocess.run([sys.executable, "-c", RUN_TRIGGERS], cwd=patched, env=_env(patched),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
@@ -83,9 +79,9 @@ def patched_run(patched):
 
 
 def test_committed_patch_is_generated_from_the_current_catalog():
-    """The patch follows the catalog: regenerate it (python tools/make_pytensor_patch.py) after editing either."""
+    """The patch follows the catalog: regenerate it (python -m docsite.pytensor_patch) after editing either."""
     assert PATCH.read_text() == make_pytensor_patch.make_patch(), (
-        "upstream/pytensor-cite-docs.patch is stale: run .venv/bin/python tools/make_pytensor_patch.py")
+        "upstream/pytensor-cite-docs.patch is stale: run .venv/bin/python -m docsite.pytensor_patch")
 
 
 def test_patch_is_minimal():
@@ -178,7 +174,7 @@ def test_patched_urls_resolve_in_the_built_site(patched_run, site):
 
 def test_page_one_liner_does_not_cite_twice_on_a_patched_pytensor(patched, tmp_path):
     """The page's session hook (guides/deprecations.md) leaves a message that already carries its link alone."""
-    import deprecations_map
+    from docsite.sphinxext import deprecations_map
     from test_deprecations import _page_cell_defining
 
     deprecations_map.write_map(catalog, tmp_path)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT
+
 CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
 GUARDS = ("DisconnectedType", "is None")  # plus any function on the page that tests for DisconnectedType
 DELEGATES = re.compile(r"super\(\)|self\.(pullback|pushforward|L_op|grad)\(")

@@ -1,5 +1,5 @@
 """Deprecated API cannot be taught: every notebook kernel raises DeprecationWarning, PendingDeprecationWarning and
-FutureWarning as errors (tools/kernel_warnings.py), in the site build and in `make nb`.
+FutureWarning as errors (docsite/kernel_warnings.py), in the site build and in `make nb`.
 
 The fixture page defines an Op with the `infer_shape(self, fgraph, node, shapes)` signature PyTensor 3.3
 deprecates. Its DeprecationWarning is attributed to `<frozen abc>`, which Python's default filters hide: without
@@ -11,7 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT
+
 FIXTURES = Path(__file__).with_name("fixtures")
 DEPRECATED = FIXTURES / "deprecated-site"
 CAPTURED = FIXTURES / "captured-warning-site"
@@ -24,7 +25,7 @@ def build(fixture, tmp_path):
 
 
 def run_notebook(page):
-    cmd = [sys.executable, "tools/run_notebook.py", str(page)]
+    cmd = [sys.executable, "-m", "docsite.run_notebook", str(page)]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
@@ -57,8 +58,6 @@ def test_without_the_start_up_file_the_same_page_passes_silently():
 
 
 def test_a_warning_captured_on_purpose_still_runs():
-    """Through `make nb`'s runner: the kernel is started the same way as in the site build (PYTHONSTARTUP).
-    (A site build of this fixture cannot pass today: _ext/deprecations_map.py reads tools/ under the fixture's
-    own source directory.)"""
+    """Through `make nb`'s runner: the kernel is started the same way as in the site build (PYTHONSTARTUP)."""
     result = run_notebook(CAPTURED / "captured.md")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

@@ -1,6 +1,6 @@
 """IPython startup file for the kernels the site build starts (a notebook run alone does not need it).
 
-_ext/readable.py copies it into a private IPython directory's startup folder and points IPYTHONDIR there. Figures
+docsite/sphinxext/readable.py copies it into a private IPython directory's startup folder and points IPYTHONDIR there. Figures
 then come out as SVG (sharp at any zoom, on phones too) with a transparent background (site.css inverts them in
 dark mode) and text large enough to read once the figure is scaled to the text column.
 

@@ -1,6 +1,6 @@
 """Write the upstream patch that makes PyTensor's autodiff deprecation messages cite this site.
 
-Every deprecation in ``tools/deprecations_catalog.py`` (the autodiff ones and the Op-writing ones it covers)
+Every deprecation in ``docsite/catalog.py`` (the autodiff ones and the Op-writing ones it covers)
 gets " See <site>/guides/deprecations.html#<anchor>" appended to its message, where the anchor is the
 entry's permanent label. The patch is minimal and in PyTensor's style:
 
@@ -15,9 +15,9 @@ moves or rewords a deprecation the catalog does not cover. The site URL is ``htm
 
 Usage (from the repository root):
 
-    python tools/make_pytensor_patch.py                 # against the installed PyTensor
-    python tools/make_pytensor_patch.py --source DIR    # against a checkout or an unpacked sdist
-    python tools/make_pytensor_patch.py --check         # exit 1 if the committed patch is stale
+    python -m docsite.pytensor_patch                 # against the installed PyTensor
+    python -m docsite.pytensor_patch --source DIR    # against a checkout or an unpacked sdist
+    python -m docsite.pytensor_patch --check         # exit 1 if the committed patch is stale
 """
 
 import argparse
@@ -29,9 +29,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import deprecations_catalog as catalog
+from docsite import ROOT, catalog
 
-ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "upstream" / "pytensor-cite-docs.patch"
 CONSTANT = "AUTODIFF_MIGRATION_URL"
 TEST_FILE = "tests/test_deprecation_messages.py"
@@ -118,7 +117,7 @@ def edits(package):
         entries = catalog.covering(category, fragments) if fragments else []
         if len(entries) != 1:
             raise LookupError(f"pytensor/{rel}:{line}: {category} {fragments!r} is covered by {len(entries)} "
-                              "catalog entries; update tools/deprecations_catalog.py first")
+                              "catalog entries; update docsite/catalog.py first")
         by_file.setdefault(rel, []).append((line, entries[0].label))
         covered.add(entries[0].label)
     missing = {e.label for e in catalog.ENTRIES if e.deprecation} - covered
@@ -220,7 +219,7 @@ The base URL is one constant, pytensor.utils.{CONSTANT}; the messages are
 otherwise unchanged, so filters and tests matching their start keep working.
 
 Generated against PyTensor {version} from the deprecation catalog of
-{catalog.BASE_URL} (tools/make_pytensor_patch.py in its repository).
+{catalog.BASE_URL} (docsite/pytensor_patch.py in its repository).
 """
     parts = [message, "\n"]
     for rel, (old, new) in edits(package).items():
@@ -238,7 +237,7 @@ def main(argv=None):
     patch = make_patch(args.source)
     if args.check:
         if not args.output.exists() or args.output.read_text() != patch:
-            print(f"{args.output} is stale: run python tools/make_pytensor_patch.py", file=sys.stderr)
+            print(f"{args.output} is stale: run python -m docsite.pytensor_patch", file=sys.stderr)
             return 1
         print(f"{args.output} is up to date")
         return 0

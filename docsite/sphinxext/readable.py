@@ -5,7 +5,7 @@
   (no layout shift); CSS keeps images fluid (max-width: 100%, height: auto). An SVG figure links to itself, so
   a phone reader can open it alone and zoom.
 - An empty header cell (the corner of a comparison table) becomes a <td>: a <th> needs a name.
-- Notebook kernels started by the build run _ext/kernel/figures.py first (SVG figures).
+- Notebook kernels started by the build run docsite/kernel_figures.py first (SVG figures).
 - myst-nb's "Show code cell source" toggles lose their aria-label ("Toggle hidden content"), so their name is
   the text a reader sees (WCAG 2.5.3).
 - Table cells holding only a number get class "num" (right-aligned, tabular figures in site.css), and so do
@@ -118,7 +118,7 @@ def polish_page(app, pagename, templatename, context, doctree):
 
 
 def use_kernel_config(app):
-    """Kernels the build starts run _ext/kernel/figures.py first (SVG figures, readable sizes)."""
+    """Kernels the build starts run docsite/kernel_figures.py first (SVG figures, readable sizes)."""
     ipython_dir = Path(app.outdir).parent / ".ipython"
     startup = ipython_dir / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)

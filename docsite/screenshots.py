@@ -1,7 +1,7 @@
 """Screenshots of every page of the built site, in both themes, at desktop and phone widths, for a person to
 look at (not a test: it asserts nothing about looks). Also prints each page's layout shift (CLS) while loading.
 
-    .venv/bin/python tools/screenshots.py [--site _build/html] [--out /tmp/screenshots] [--cls] [page.html ...]
+    .venv/bin/python -m docsite.screenshots [--site _build/html] [--out /tmp/screenshots] [--cls] [page.html ...]
 
 Writes <out>/<page>--<theme>-<width>.png (full page) and prints the files written. With --cls it also loads
 each page under a throttled CPU and network (4x, 150 ms latency) and prints its cumulative layout shift, with

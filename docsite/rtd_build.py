@@ -11,7 +11,7 @@ This does the same in <workdir>/ (default _build/rtd/): checkout/ is a copy of t
 nothing git ignores), envs/latest/ the fresh virtualenv. Two differences: pip may use its cache (Read the Docs
 passes --no-cache-dir), and build.apt_packages are not installed (listed, if any).
 
-    python tools/rtd_build.py --python /path/to/python3.12 [--workdir _build/rtd]
+    python -m docsite.rtd_build --python /path/to/python3.12 [--workdir _build/rtd]
 """
 
 import argparse
@@ -23,7 +23,8 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT
+
 # The jobs a build runs, in Read the Docs' order (after the checkout).
 JOB_ORDER = ["post_checkout", "pre_system_dependencies", "post_system_dependencies", "pre_create_environment",
              "create_environment", "post_create_environment", "pre_install", "install", "post_install",

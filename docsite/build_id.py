@@ -7,7 +7,7 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT
 
 
 def build_id() -> str:

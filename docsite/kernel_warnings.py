@@ -1,7 +1,7 @@
 """Startup file for every notebook kernel the build runs: deprecation warnings are errors.
 
 A page must not teach an API that PyTensor (or JAX, or Python) has deprecated. So in each kernel the site build
-(conf.py) and `make nb` (tools/run_notebook.py) start, DeprecationWarning, PendingDeprecationWarning and
+(conf.py) and `make nb` (docsite/run_notebook.py) start, DeprecationWarning, PendingDeprecationWarning and
 FutureWarning raise instead of printing, whoever emits them: PyTensor, the page's own code, and warnings Python
 attributes to a module the default filters hide, such as the one `Op.__init_subclass__` emits for the
 deprecated `infer_shape(self, fgraph, node, shapes)` signature (attributed to `<frozen abc>`, so a default

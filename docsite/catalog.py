@@ -3,8 +3,8 @@
 Four things read it:
 
 - ``guides/deprecations.md`` triggers each warning live and checks the captured text against ``pattern``;
-- ``_ext/deprecations_map.py`` writes ``_static/deprecations.json`` into the built site;
-- ``tools/make_pytensor_patch.py`` writes the upstream patch that makes PyTensor's messages cite this site;
+- ``docsite/sphinxext/deprecations_map.py`` writes ``_static/deprecations.json`` into the built site;
+- ``docsite/pytensor_patch.py`` writes the upstream patch that makes PyTensor's messages cite this site;
 - ``tests/test_deprecations.py`` runs every ``trigger`` against the installed PyTensor and fails when a
   warning appears that no entry matches, or when an entry's pattern no longer matches what it triggers.
 
@@ -20,7 +20,6 @@ message (``file:line: FutureWarning: ...``) or appends to it (``See <url>``) doe
 import ast
 import re
 import runpy
-import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,11 +33,7 @@ def _site_base_url():
     """``html_baseurl`` of the site, read from its ``conf.py`` (the one place it is written)."""
     if not CONF.exists():  # a downloaded copy of this file: the URLs come from deprecations.json instead
         return None
-    saved = list(sys.path)  # conf.py puts _ext/ on sys.path for Sphinx; keep ours as it was
-    try:
-        return runpy.run_path(str(CONF))["html_baseurl"]
-    finally:
-        sys.path[:] = saved
+    return runpy.run_path(str(CONF))["html_baseurl"]
 
 
 BASE_URL = _site_base_url()

@@ -1,6 +1,6 @@
 """Write ``_static/deprecations.json`` into the built site: PyTensor warning pattern -> catalog URL.
 
-The entries come from ``tools/deprecations_catalog.py``, the same data the deprecations page and
+The entries come from ``docsite/catalog.py``, the same data the deprecations page and
 ``tests/test_deprecations.py`` use. A program can load the JSON and append "See <url>" to a warning whose
 class matches an entry's ``category`` and whose text contains a match of its ``pattern`` (a search:
 ``re.search`` in Python, ``RegExp.test`` in JavaScript; the JSON's ``lookup`` field says so). The URLs use
@@ -12,7 +12,6 @@ It also adds the directive ``{deprecation-trigger} <label>``, which shows the ca
 entry (``prelude`` shows the setup every trigger runs after): the code on the page is the code the test runs.
 """
 
-import importlib.util
 import json
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -21,17 +20,11 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from docsite import catalog
+
 logger = logging.getLogger(__name__)
 OUTPUT = Path("_static") / "deprecations.json"
 CATALOG_COPY = Path("_static") / "deprecations_catalog.py"  # for readers who run the page's notebook alone
-
-
-def load_catalog(srcdir):
-    path = Path(srcdir) / "tools" / "deprecations_catalog.py"
-    spec = importlib.util.spec_from_file_location("deprecations_catalog", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def installed_pytensor():
@@ -50,12 +43,12 @@ def write_map(catalog, outdir, base_url=None):
     return target
 
 
-def write_catalog_copy(srcdir, outdir, base_url):
+def write_catalog_copy(outdir, base_url):
     """Publish the catalog for the downloaded notebook, with the site's URL written in (it has no conf.py)."""
-    source = (Path(srcdir) / "tools" / "deprecations_catalog.py").read_text()
+    source = Path(catalog.__file__).read_text()
     line = "BASE_URL = _site_base_url()\n"
     if source.count(line) != 1:
-        raise ValueError(f"tools/deprecations_catalog.py: expected one line {line!r}")
+        raise ValueError(f"docsite/catalog.py: expected one line {line!r}")
     target = Path(outdir) / CATALOG_COPY
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(source.replace(line, f"BASE_URL = {base_url!r}  # written by the site build (html_baseurl)\n"))
@@ -64,7 +57,6 @@ def write_catalog_copy(srcdir, outdir, base_url):
 
 def check_labels(app, env):
     """Every catalog label must be defined on the page its URL names."""
-    catalog = load_catalog(app.srcdir)
     labels = env.get_domain("std").labels
     for entry in catalog.ENTRIES + catalog.ERRORS:
         for label, page in ((entry.label, catalog.PAGE), (entry.migration, catalog.MIGRATION_PAGE)):
@@ -79,9 +71,9 @@ def check_labels(app, env):
 def on_build_finished(app, exception):
     if exception is not None or app.builder.format != "html":
         return
-    target = write_map(load_catalog(app.srcdir), app.outdir, app.config.html_baseurl)
+    target = write_map(catalog, app.outdir, app.config.html_baseurl)
     logger.info(f"deprecations map written to {target}")
-    write_catalog_copy(app.srcdir, app.outdir, app.config.html_baseurl)
+    write_catalog_copy(app.outdir, app.config.html_baseurl)
 
 
 class DeprecationTrigger(SphinxDirective):
@@ -90,15 +82,14 @@ class DeprecationTrigger(SphinxDirective):
     required_arguments = 1
 
     def run(self):
-        catalog = load_catalog(self.env.srcdir)
-        self.env.note_dependency(str(Path(self.env.srcdir) / "tools" / "deprecations_catalog.py"))
+        self.env.note_dependency(catalog.__file__)
         label = self.arguments[0]
         if label == "prelude":
             code = catalog.PRELUDE
         elif label in catalog.BY_LABEL:
             code = catalog.BY_LABEL[label].trigger
         else:
-            raise self.error(f"no catalog entry {label!r} in tools/deprecations_catalog.py")
+            raise self.error(f"no catalog entry {label!r} in docsite/catalog.py")
         block = nodes.literal_block(code.strip(), code.strip(), language="python")
         self.set_source_info(block)
         return [block]

@@ -7,11 +7,11 @@
 3. A clean serial build (-j 1): the serial sum of notebook execution times the parallel build is compared with.
 4. Every page loaded in headless Chromium from a local server with an empty cache: bytes transferred (as
    served here, uncompressed, and as gzip would send them) and any request that leaves 127.0.0.1.
-5. Every notebook run alone in a fresh kernel, as a reader runs it (tools/run_notebook.py): first with an empty
+5. Every notebook run alone in a fresh kernel, as a reader runs it (docsite/run_notebook.py): first with an empty
    PyTensor/Numba compile cache (a reader's first run on a fresh machine or an unwarmed Binder), then again with
    the cache that run left (warm).
 
-`python tools/bench.py notebooks [--numba-cpu-name generic] [page.md ...]` runs step 5 alone (all pages by
+`python -m docsite.bench notebooks [--numba-cpu-name generic] [page.md ...]` runs step 5 alone (all pages by
 default) and prints its table; NUMBA_CPU_NAME=generic is what Binder uses (binder/start).
 
 Figures only: nothing here asserts a time.
@@ -35,19 +35,20 @@ from urllib.parse import urlsplit
 
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
+from docsite import ROOT
+
 OUT = ROOT / "_build" / "bench"
 RESULTS = ROOT / "bench" / "RESULTS.md"
-SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-a", "-n", "-W", "--keep-going", "-T", "-c", "."]
 EXECUTED = re.compile(r"^(?P<path>\S+\.md): Executed notebook in (?P<s>[\d.]+) seconds", re.M)
 
 
-def timed_build(outdir, jobs, clean=True, compiledir=None):
-    """Run one build; return wall seconds, peak RSS of the process tree (bytes), per-notebook seconds."""
+def timed_build(outdir, jobs, clean=True, compiledir=None, extra_env=None):
+    """Run `make html` (the one sphinx-build command line) into outdir/html; return wall seconds, peak RSS of the
+    process tree (bytes), per-notebook seconds."""
     if clean:
         shutil.rmtree(outdir, ignore_errors=True)
-    cmd = SPHINX + ["-j", str(jobs), ".", str(outdir)]
-    env = os.environ | {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    cmd = ["make", "--no-print-directory", "html", f"VENV={sys.prefix}", f"OUT={outdir}", f"SPHINXOPTS=-j {jobs}"]
+    env = os.environ | {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"} | (extra_env or {})
     if compiledir:  # PyTensor keeps its C and Numba caches under base_compiledir
         env["PYTENSOR_FLAGS"] = f"base_compiledir={compiledir}"
     start = time.perf_counter()
@@ -128,7 +129,7 @@ def notebook_cold_warm(pages, extra_env=None):
                                 "PYTENSOR_FLAGS": f"base_compiledir={cache}"} | (extra_env or {})
             runs = []
             for label in ("cold", "warm"):
-                proc = subprocess.run([sys.executable, "tools/run_notebook.py", page], cwd=ROOT, env=env,
+                proc = subprocess.run([sys.executable, "-m", "docsite.run_notebook", page], cwd=ROOT, env=env,
                                       capture_output=True, text=True)
                 found = re.search(r"executed in ([\d.]+) s, 0 problem", proc.stdout)
                 if proc.returncode or not found:
@@ -166,15 +167,20 @@ def main():
     serial_wall, serial_peak, serial_nb = timed_build(OUT / "serial", jobs=1, compiledir=cold_cache)
     serial_sum = sum(serial_nb.values())
     print(f"    {serial_wall:.1f} s, notebooks {serial_sum:.1f} s in sum")
+    print("3b/5 clean parallel build with Sphinx's own batching (docsite/sphinxext/balanced_reads.py off) ...",
+          flush=True)
+    batched_wall, _, _ = timed_build(OUT / "batched", jobs=2, compiledir=cold_cache,
+                                     extra_env={"SITE_DEFAULT_CHUNKS": "1"})
+    print(f"    {batched_wall:.1f} s")
     print("4/5 page weights in Chromium ...", flush=True)
-    weights = page_weights(OUT / "html")
+    weights = page_weights(OUT / "html" / "html")
     print("5/5 each notebook alone in a fresh kernel, empty then warm compile cache ...", flush=True)
     alone = notebook_cold_warm(notebook_pages())
 
     lines = [
         "# Build and page benchmark",
         "",
-        f"Produced by `make bench` (tools/bench.py) on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}:",
+        f"Produced by `make bench` (docsite/bench.py) on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}:",
         f"{os.cpu_count()} cores, {mib(psutil.virtual_memory().total)} RAM, Python {platform.python_version()}, "
         f"PyTensor {version('pytensor')}, JAX {version('jax')}, Sphinx {version('sphinx')}, "
         f"myst-nb {version('myst-nb')}. Figures from one run; other work on the machine shifts them.",
@@ -185,6 +191,7 @@ def main():
         "|---|---|---|",
         f"| clean full build, parallel, empty compile cache (a fresh machine) | {cold_wall:.1f} s | <= 300 s |",
         f"| clean full build, parallel (`make html`, -j 2), warm compile cache | {wall:.1f} s | <= 300 s |",
+        f"| clean full build, parallel, Sphinx's own batching (balanced_reads off) | {batched_wall:.1f} s | |",
         f"| clean full build, serial (-j 1) | {serial_wall:.1f} s | |",
         f"| serial sum of notebook execution | {serial_sum:.1f} s | |",
         f"| parallel wall / serial execution sum | {wall / serial_sum:.2f} | <= 0.75 |",

@@ -1,6 +1,6 @@
 """Execute one MyST text notebook on its own, as a reader would in Jupyter or Binder.
 
-    python tools/run_notebook.py notebooks/loop.md [-p name=value ...] [--save out.ipynb]
+    python -m docsite.run_notebook notebooks/loop.md [-p name=value ...] [--save out.ipynb]
 
 It fails (exit 1) when a cell raises or writes to stderr, or when prose quotes a glued value that is missing or
 cannot be formatted as asked: the same rules as the strict site build. With -p,

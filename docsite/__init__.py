@@ -1,0 +1,16 @@
+"""The site's own Python, installed in the build's venv (``pip install -e .``; the Makefile does it).
+
+- ``docsite.catalog``: every autodiff warning PyTensor 3 emits, with its trigger, pattern and anchor;
+- ``docsite.sphinxext.*``: the Sphinx extensions ``conf.py`` loads, one job each;
+- ``docsite.kernel_warnings``, ``docsite.kernel_figures``: start-up files of every notebook kernel the build runs;
+- ``docsite.run_notebook`` (``make nb``), ``docsite.bench`` (``make bench``), ``docsite.rtd_build`` (``make rtd``),
+  ``docsite.screenshots``, ``docsite.pytensor_patch``, ``docsite.build_id``: command-line tools
+  (``python -m docsite.<name> --help``).
+
+The downloadable checker, ``tools/check_legacy_autodiff.py``, is not part of this package: it stays one
+standard-library file that readers copy into their own projects.
+"""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository (an editable install keeps the package here)

@@ -1,0 +1,39 @@
+"""Every notebook the site offers for download runs top to bottom in an empty folder, with only what
+`pip install -r requirements.txt` installs: no clone of the repository, no site package (conftest's
+`reader_python`). A page that truly needs a file says in one line what to download from where; NEEDS lists those
+files, and the test puts them next to the notebook from the built site, as the page tells the reader to."""
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from conftest import SITE, notebook_sources, run_alone
+
+DOWNLOADS = SITE / "_downloads" / "notebooks"
+NAMES = [source.with_suffix(".ipynb").as_posix().replace("/", "--") for source in notebook_sources()]
+NEEDS = {"guides--deprecations.ipynb": ["_static/deprecations_catalog.py"]}  # the page's "Download ..." line
+
+
+@pytest.fixture(scope="module")
+def runs(site, reader_python, tmp_path_factory):
+    """Run every download, two at a time (two cores); the CompletedProcess of each, by file name."""
+    def run(name):
+        folder = tmp_path_factory.mktemp(name.removesuffix(".ipynb"))
+        shutil.copy(DOWNLOADS / name, folder)
+        for needed in NEEDS.get(name, []):
+            shutil.copy(site / needed, folder)
+        return name, run_alone(reader_python, folder / name, folder)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(pool.map(run, NAMES))
+
+
+def test_every_executed_page_is_offered_for_download(site):
+    assert sorted(p.name for p in DOWNLOADS.glob("*.ipynb")) == sorted(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_download_runs_alone_in_an_empty_folder(runs, name):
+    done = runs[name]
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "0 problem(s)" in done.stdout, done.stdout[-3000:]
