@@ -122,7 +122,7 @@ def use_kernel_config(app):
     ipython_dir = Path(app.outdir).parent / ".ipython"
     startup = ipython_dir / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(Path(__file__).with_name("kernel") / "figures.py", startup / "00-figures.py")
+    shutil.copyfile(Path(__file__).parent.parent / "kernel_figures.py", startup / "00-figures.py")
     os.environ["IPYTHONDIR"] = str(ipython_dir)
 
 
