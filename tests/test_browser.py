@@ -47,20 +47,42 @@ def test_search_finds_pullback(page, server):
     assert any("vocabulary" in t.lower() or "pullback" in t.lower() for t in titles), titles
 
 
-def test_dark_light_toggle(page, server):
-    page.goto(f"{server}/index.html", wait_until="networkidle")
-    for mode in ("dark", "light", "dark"):
-        toggle = page.locator("button.theme-switch-button:visible").first
-        toggle.click()
+def test_dark_mode_turns_the_sites_own_additions_dark(page, server):
+    """The theme's switch is the theme's; what the site adds must follow it: figures are inverted (not left on a
+    white slab), HTML outputs (the stamp, tables) take the page's colours, and the launch buttons keep readable
+    text. The choice persists across pages."""
+    page.goto(f"{server}/notebooks/vocabulary.html", wait_until="networkidle")
+
+    def looks():
+        return page.evaluate("""() => {
+            const style = (sel) => { const e = document.querySelector(sel); return e && getComputedStyle(e); };
+            return {figure: style("div.cell_output img").filter,
+                    output: style("div.cell_output .text_html").backgroundColor,
+                    button: style(".launch-links .btn").color,
+                    text: getComputedStyle(document.body).color};
+        }""")
+
+    for mode in ("dark", "light"):
+        page.locator("button.theme-switch-button:visible").first.click()
         page.locator(f"button.theme-change-button[data-mode={mode}]:visible").first.click()
         assert page.evaluate("document.documentElement.dataset.theme") == mode
-    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-    page.reload(wait_until="networkidle")  # the choice persists across pages
+        seen = looks()
+        if mode == "dark":
+            assert "invert" in seen["figure"], seen
+            assert seen["output"] == "rgba(0, 0, 0, 0)", seen  # transparent: the page's own background
+        else:
+            assert seen["figure"] == "none", seen
+        assert seen["button"] == seen["text"], seen  # the theme's text colour, not Bootstrap's #212529
+    page.locator("button.theme-switch-button:visible").first.click()
+    page.locator("button.theme-change-button[data-mode=dark]:visible").first.click()
+    page.goto(f"{server}/notebooks/loop.html", wait_until="networkidle")  # another page: the choice persists
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
+    assert "invert" in looks()["figure"]
 
 
-def test_figures_render_on_notebook_pages(page, server):
-    page.goto(f"{server}/notebooks/vocabulary.html", wait_until="networkidle")
+@pytest.mark.parametrize("path", ["notebooks/vocabulary.html", "notebooks/loop.html", "notebooks/ode.html"])
+def test_figures_render_on_notebook_pages(page, server, path):
+    """Each of these pages has figures, and the browser decodes every one (an empty page would not pass)."""
+    page.goto(f"{server}/{path}", wait_until="networkidle")
     sizes = page.eval_on_selector_all("div.cell_output img", "imgs => imgs.map(i => i.naturalWidth)")
-    assert all(w > 0 for w in sizes)
+    assert sizes and all(w > 0 for w in sizes), sizes

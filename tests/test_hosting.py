@@ -26,6 +26,7 @@ import jupytext
 import pytest
 import yaml
 
+from conftest import soup
 from docsite import ROOT, rtd_build
 
 # The pages the Binder test opens, and how many code cells of each it runs.
@@ -363,15 +364,13 @@ def test_hosting_settings_come_from_one_place_with_overrides():
     ({"SITE_REPO": "me/pp", "SITE_BRANCH": "dev"}, "https://mybinder.org/v2/gh/me/pp/dev?urlpath=lab/tree/index.md"),
 ], ids=["no-repository", "repository"])
 def test_launch_button_is_absent_without_a_repository(tmp_path, env, expected):
-    from bs4 import BeautifulSoup
-
     fixture = ROOT / "tests" / "fixtures" / "hosting-site"
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("SITE_", "READTHEDOCS"))}
     run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", str(fixture), str(tmp_path / "html"),
          "-d", str(tmp_path / "doctrees")], env=clean | env)
-    soup = BeautifulSoup((tmp_path / "html" / "index.html").read_text(), "html.parser")
-    links = soup.select(".launch-links a")
+    page = soup(tmp_path / "html" / "index.html")
+    links = page.select(".launch-links a")
     binder = [a["href"] for a in links if "mybinder.org" in a["href"]]
     assert binder == ([expected] if expected else [])
     assert [a.get_text(strip=True) for a in links if "mybinder.org" not in a["href"]] == [".ipynb", ".md"]
-    assert ("Launch in Binder" in soup.get_text()) == bool(expected)
+    assert ("Launch in Binder" in page.get_text()) == bool(expected)
