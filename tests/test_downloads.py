@@ -7,7 +7,7 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import SITE, notebook_sources, run_alone
+from conftest import ROOT, SITE, notebook_sources, run_alone
 
 DOWNLOADS = SITE / "_downloads" / "notebooks"
 NAMES = [source.with_suffix(".ipynb").as_posix().replace("/", "--") for source in notebook_sources()]
@@ -37,3 +37,11 @@ def test_download_runs_alone_in_an_empty_folder(runs, name):
     done = runs[name]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "0 problem(s)" in done.stdout, done.stdout[-3000:]
+
+
+def test_page_template_runs_alone(reader_python, tmp_path):
+    """CONTRIBUTING's page template (docsite/page-template.md) is a working page: copy it and it runs."""
+    shutil.copy(ROOT / "docsite" / "page-template.md", tmp_path)
+    done = run_alone(reader_python, tmp_path / "page-template.md", tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "0 problem(s)" in done.stdout
