@@ -21,7 +21,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION = 1
 
-.PHONY: help html test check serve clean bench venv nb page rtd
+.PHONY: help html test check serve clean bench venv nb page rtd inventories
 
 help:
 	@echo "make html    build the site into $(OUT)/html, executing every notebook"
@@ -76,6 +76,13 @@ serve:
 
 clean:
 	rm -rf $(OUT)
+
+# Maintainers only, with network: refresh the intersphinx inventories conf.py reads (the build never fetches them).
+# Then update docsite/inventories/README.md (source, version, date) and rebuild with `make page NB=api/gradient.md`.
+inventories:
+	curl -fsSL -o docsite/inventories/python.inv https://docs.python.org/3/objects.inv
+	curl -fsSL -o docsite/inventories/numpy.inv https://numpy.org/doc/stable/objects.inv
+	@head -qn3 docsite/inventories/*.inv
 
 # While writing a page: run it alone as a reader would (NB=notebooks/loop.md, optional PARAMS="-p seed=1"),
 # or build the site executing only that page (into $(OUT)/page).

@@ -27,6 +27,7 @@ extensions = [
     "docsite.sphinxext.balanced_reads",  # -j 2: notebooks handed out one at a time, largest first
     "docsite.sphinxext.deprecations_map",  # _static/deprecations.json from docsite/catalog.py
     "docsite.sphinxext.readable",  # one viewport meta, sized images, numeric table cells, no empty <th>
+    "docsite.sphinxext.exec_stamp",  # "Executed with PyTensor, JAX, Python" at the end of executed pages, from the kernel
 ]
 
 exclude_patterns = ["_build", ".venv", ".pytest_cache", "**/.ipynb_checkpoints",
@@ -123,6 +124,16 @@ autodoc_member_order = "bysource"
 # "Unexpected indentation". Plain type text keeps these docstrings readable and the build strict.
 napoleon_use_param = False
 napoleon_use_rtype = False
+# Python and NumPy names in signatures link to their own docs through intersphinx, read from inventories committed
+# in docsite/inventories/ (README there: where each came from). The second element is a local file, so the build
+# never fetches one; `make inventories` (CONTRIBUTING.md, "Dependencies") refreshes them, with network.
+extensions += ["sphinx.ext.intersphinx"]
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3/", "docsite/inventories/python.inv"),
+    "numpy": ("https://numpy.org/doc/stable/", "docsite/inventories/numpy.inv"),
+}
+# Only py: names resolve implicitly: a mistyped {ref} label or {term} never lands silently in Python's docs.
+intersphinx_disabled_reftypes = ["std:*"]
 # Cross-references that cannot resolve in this offline build, each on purpose (nitpicky stays on; nothing else
 # is ignored). Every other py: reference in the API pages must resolve.
 nitpick_ignore = list(globals().get("nitpick_ignore", []))
@@ -140,11 +151,4 @@ nitpick_ignore += [
     # are on api/op (pytensor.graph.op.Op.pullback / .pushforward), and the page links them in its text.
     ("py:meth", "Op.pullback"),
     ("py:meth", "Op.pushforward"),
-    # Standard library and NumPy classes in signatures: no intersphinx offline.
-    ("py:class", "collections.abc.Sequence"),
-    ("py:class", "collections.abc.Callable"),
-    ("py:class", "collections.abc.Mapping"),
-    ("py:class", "numpy.ndarray"),
-    ("py:class", "numpy.random._generator.Generator"),
-    ("py:class", "numpy.random.mtrand.RandomState"),
 ]
