@@ -77,12 +77,33 @@ def test_executed_page_has_outputs_and_no_errors(site, source):
 
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=str)
 def test_executed_page_is_stamped_with_the_kernel_versions(site, source):
+    """docsite/sphinxext/exec_stamp.py ends every executed page with the versions its kernel reported."""
     stamps = parsed(site / page_for(source)).select("p.exec-stamp")
     assert len(stamps) == 1, "exactly one footer stamp (see CONTRIBUTING.md)"
+    assert not stamps[0].find_next_sibling(), "the stamp ends its section"
     text = stamps[0].get_text()
     assert f"PyTensor {version('pytensor')}" in text
     assert f"JAX {version('jax')}" in text
     assert re.search(r"Python 3\.1[2-9]\.\d+", text)
+
+
+def test_a_page_that_prints_its_own_stamp_gets_no_second_one():
+    """A page whose cell still prints `<p class="exec-stamp">` keeps that one; the extension adds none."""
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.utils import new_document
+
+    from docsite.sphinxext import exec_stamp
+
+    doctree = new_document("page", get_default_settings())
+    section = nodes.section()
+    doctree += section
+    assert not exec_stamp.has_own_stamp(doctree)
+    section += nodes.raw("", '<p class="exec-stamp">Executed with ...</p>', format="html")
+    assert exec_stamp.has_own_stamp(doctree)
+    info = {"name": "python", "version": "3.12.1", "docsite_versions": {"PyTensor": "3.3.8", "JAX": "0.12.0.1"}}
+    assert exec_stamp.stamp_text(info) == "Executed with PyTensor 3.3.8, JAX 0.12.0.1, Python 3.12.1"
+    assert exec_stamp.stamp_text({"name": "python", "version": "3.12.1"}) is None, "no versions, no stamp"
 
 
 @pytest.mark.parametrize("source", NOTEBOOKS, ids=str)
