@@ -3,7 +3,9 @@
 Four things read it:
 
 - ``guides/deprecations.md`` triggers each warning live and checks the captured text against ``pattern``;
-- ``docsite/sphinxext/deprecations_map.py`` writes ``_static/deprecations.json`` into the built site;
+- ``docsite/sphinxext/deprecations_map.py`` writes ``_static/deprecations.json`` into the built site, and renders
+  the page's table of warnings (``text_start``, ``category``, ``label``), each entry's trigger code and each
+  entry's "What to do" (``action``), so the page cannot drift from the catalog;
 - ``docsite/pytensor_patch.py`` writes the upstream patch that makes PyTensor's messages cite this site;
 - ``tests/test_deprecations.py`` runs every ``trigger`` against the installed PyTensor and fails when a
   warning appears that no entry matches, or when an entry's pattern no longer matches what it triggers.
@@ -83,8 +85,13 @@ class Entry:
     category: str  # the warning class name, e.g. "FutureWarning"
     pattern: str  # regex found in the message (re.search / RegExp.test); Python and JavaScript syntax
     title: str  # short heading
+    # The start of the text as a reader sees it, for the page's table: PyTensor's words, with each part PyTensor
+    # fills in written as a <placeholder> (tests/test_deprecations.py checks it against the live text).
+    text_start: str
     trigger: str  # code that emits the warning (run after PRELUDE)
-    action: str  # what to do, one sentence, Markdown
+    # What to do, in MyST Markdown (roles such as {ref} and {term} resolve on the site): the page renders it
+    # with {deprecation-action}. It ends by citing the migration guide's section when `migration` names one.
+    action: str
     migration: str | None  # label of the migration guide section that shows the fix (None: this page does)
     since: str  # first PyTensor release whose message this pattern matches (checked in PyTensor's git tags)
     deprecation: bool = True  # False: a UserWarning or error the legacy code paths meet, not a deprecation
@@ -137,6 +144,7 @@ ENTRIES = (
             "are deprecated and will stop being called in a future version."
         ),
         title="An Op defines `grad` or `L_op` instead of `pullback`",
+        text_start="<Op> should implement `pullback` instead of `L_op`/`grad`.",
         trigger="""
 class OldGrad(Sine):
     def grad(self, inputs, output_grads):
@@ -144,8 +152,9 @@ class OldGrad(Sine):
 
 pullback(OldGrad()(x), x, v)
 """,
-        action="Rename the method to `pullback(self, inputs, outputs, cotangents)`; "
-        "reuse `outputs` instead of recomputing them.",
+        action="Rename the method `pullback(self, inputs, outputs, cotangents)`. For `grad` you gain the `outputs` "
+        "argument, so reuse them instead of recomputing. For `L_op` the signature is unchanged. See "
+        "{ref}`migration-op-grad` and {ref}`migration-op-l-op`.",
         migration="migration-op-grad",
         since="3.0.0",
     ),
@@ -157,6 +166,7 @@ pullback(OldGrad()(x), x, v)
             "are deprecated and will stop being called in a future version."
         ),
         title="An Op defines `R_op` instead of `pushforward`",
+        text_start="<Op> should implement `pushforward` instead of `R_op`.",
         trigger="""
 class OldRop(Sine):
     def R_op(self, inputs, eval_points):
@@ -164,8 +174,9 @@ class OldRop(Sine):
 
 pushforward(OldRop()(x), x, v, use_op_pushforward=True)
 """,
-        action="Rename the method to `pushforward(self, inputs, outputs, tangents)`, return a "
-        "`DisconnectedType` variable where `R_op` returned `None`, and also write `pullback`.",
+        action="Write `pushforward(self, inputs, outputs, tangents)`. Where `R_op` returned `None` for a "
+        "{term}`disconnected` output, return a `DisconnectedType` variable. A {term}`tangent` that was `None` now "
+        "arrives as a `DisconnectedType` variable. Write a `pullback` too. See {ref}`migration-op-r-op`.",
         migration="migration-op-r-op",
         since="3.0.0",
     ),
@@ -174,11 +185,13 @@ pushforward(OldRop()(x), x, v, use_op_pushforward=True)
         category="FutureWarning",
         pattern=_literal("Lop is deprecated, use pullback instead."),
         title="`pytensor.gradient.Lop` (or `pytensor.Lop`) is called",
+        text_start="Lop is deprecated, use pullback instead.",
         trigger="""
 from pytensor.gradient import Lop
 Lop(pt.sin(x), x, v)
 """,
-        action="Call `pullback(f, wrt, cotangents)`; `eval_points=` becomes `cotangents=`.",
+        action="Call `pullback(f, wrt, cotangents)`: `eval_points=` becomes `cotangents=`, and the other "
+        "arguments keep their names. See {ref}`migration-lop-rop`.",
         migration="migration-lop-rop",
         since="3.0.0",
     ),
@@ -187,12 +200,14 @@ Lop(pt.sin(x), x, v)
         category="FutureWarning",
         pattern=_literal("Rop is deprecated, use pushforward instead."),
         title="`pytensor.gradient.Rop` (or `pytensor.Rop`) is called",
+        text_start="Rop is deprecated, use pushforward instead.",
         trigger="""
 from pytensor.gradient import Rop
 Rop(pt.sin(x), x, v)
 """,
-        action="Call `pushforward(f, wrt, tangents)`; `eval_points=` becomes `tangents=` and "
-        "`use_op_rop_implementation=` becomes `use_op_pushforward=`.",
+        action="Call `pushforward(f, wrt, tangents)`: `eval_points=` becomes `tangents=` and "
+        "`use_op_rop_implementation=` becomes `use_op_pushforward=`. The new function rejects the old keyword "
+        "names (see {ref}`deprecation-old-keywords`). See {ref}`migration-lop-rop`.",
         migration="migration-lop-rop",
         since="3.0.0",
     ),
@@ -201,6 +216,7 @@ Rop(pt.sin(x), x, v)
         category="FutureWarning",
         pattern=_literal("lop_overrides is deprecated in favor of pullback."),
         title="`OpFromGraph(..., lop_overrides=...)`",
+        text_start="lop_overrides is deprecated in favor of pullback.",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
@@ -210,8 +226,8 @@ OpFromGraph(
     lop_overrides=lambda inputs, outputs, cots: [cots[0] * pt.cos(inputs[0])],
 )
 """,
-        action="Pass the same callable as `pullback=`; its signature `(inputs, outputs, cotangents)` "
-        "is unchanged.",
+        action="Pass the same value as `pullback=`. A callable keeps its signature "
+        "`(inputs, outputs, cotangents)`. See {ref}`migration-opfromgraph`.",
         migration="migration-opfromgraph",
         since="3.0.0",
     ),
@@ -220,6 +236,7 @@ OpFromGraph(
         category="FutureWarning",
         pattern=_literal("rop_overrides is deprecated in favor of pushforward."),
         title="`OpFromGraph(..., rop_overrides=...)`",
+        text_start="rop_overrides is deprecated in favor of pushforward.",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
@@ -229,8 +246,9 @@ OpFromGraph(
     rop_overrides=lambda inputs, tangents: [tangents[0] * pt.cos(inputs[0])],
 )
 """,
-        action="Pass the same callable as `pushforward=`; it receives `(inputs, tangents)` and is used "
-        "only by `pushforward(..., use_op_pushforward=True)`.",
+        action="Pass the same value as `pushforward=`. A callable receives `(inputs, tangents)`, with no "
+        "outputs. PyTensor uses it only for `pushforward(..., use_op_pushforward=True)` and ignores it otherwise. "
+        "See {ref}`migration-opfromgraph`.",
         migration="migration-opfromgraph",
         since="3.0.0",
     ),
@@ -243,6 +261,7 @@ OpFromGraph(
         ) + r"\[.*\]\.",
         title="`OpFromGraph` got a keyword it does not know (a removed or misspelled override, or a "
         "compile option)",
+        text_start="Passing `compile_kwargs` to `OpFromGraph` is deprecated and now ignored",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
@@ -252,9 +271,11 @@ OpFromGraph(
     grad_overrides=lambda inputs, cots: [cots[0] * pt.cos(inputs[0])],
 )
 """,
-        action="Read the `Ignored: [...]` list. `grad_overrides` was removed: pass "
-        "`pullback=lambda inputs, outputs, cotangents: ...`. Fix a misspelled override name. "
-        "Drop compile options: the inner graph inherits the outer compilation.",
+        action="Read the `Ignored: [...]` list. Replace `grad_overrides=lambda inputs, output_grads: ...` with "
+        "`pullback=lambda inputs, outputs, cotangents: ...` (`grad_overrides` was removed), fix misspelled "
+        "override names, and drop compile options (the inner graph inherits the outer compilation). To make sure "
+        "it never happens silently, turn this warning into an error in your tests (see "
+        "{ref}`deprecations-as-errors`). See {ref}`migration-grad-overrides`.",
         migration="migration-grad-overrides",
         since="3.1.1",
     ),
@@ -266,6 +287,7 @@ OpFromGraph(
         pattern=_literal(".grad returned DisconnectedType for input ") + r"\d+"
         + _literal(". You may want to implement a connection_pattern method for it."),
         title="An Op's pullback returned `DisconnectedType` for an input it did not declare disconnected",
+        text_start="<Op>.grad returned DisconnectedType for input <i>.",
         trigger="""
 from pytensor.gradient import disconnected_type, grad
 
@@ -285,8 +307,9 @@ class Repeat(Op):
 
 grad(Repeat()(x, pt.lscalar("n")).sum(), x)
 """,
-        action="Add `connection_pattern(self, node)` returning `[[True], [False]]` (one list per input, "
-        "one bool per output). The text still says `.grad` for a `pullback`.",
+        action="Add `connection_pattern(self, node)` returning one list per input with one bool per output, "
+        "here `[[True], [False]]`. If the Op does define `connection_pattern` and it disagrees, PyTensor raises a "
+        "`TypeError` instead. See {ref}`migration-traps-disconnected`.",
         migration="migration-traps-disconnected",
         since="2.8.10",
         deprecation=False,
@@ -299,12 +322,14 @@ grad(Repeat()(x, pt.lscalar("n")).sum(), x)
         pattern=_literal(".infer_shape takes a deprecated `fgraph` parameter; drop it from the signature. "
                          "The parameter will be passed as None."),
         title="An Op's `infer_shape` takes the `fgraph` parameter",
+        text_start="<module>.<Op>.infer_shape takes a deprecated `fgraph` parameter",
         trigger="""
 class OldShape(Sine):
     def infer_shape(self, fgraph, node, input_shapes):
         return input_shapes
 """,
-        action="Drop `fgraph`: write `infer_shape(self, node, input_shapes)`.",
+        action="Drop the parameter: `infer_shape(self, node, input_shapes)`. See "
+        "{ref}`migration-other-deprecations`.",
         migration="migration-other-deprecations",
         since="3.1.1",
         audience="op-author",
@@ -315,6 +340,7 @@ class OldShape(Sine):
         pattern=_literal("pytensor.as_op is deprecated and will be removed in a future release. "
                          "Please use pytensor.wrap_py instead."),
         title="`pytensor.as_op` wraps a Python function as an Op",
+        text_start="pytensor.as_op is deprecated and will be removed in a future release.",
         trigger="""
 from pytensor.compile.ops import as_op
 
@@ -322,8 +348,9 @@ from pytensor.compile.ops import as_op
 def numpy_sin(a):
     return np.sin(a)
 """,
-        action="Use `pytensor.wrap_py` with the same arguments; then give the Op a `pullback` "
-        "(see the page's section).",
+        action="Use `pytensor.wrap_py`, which takes the same arguments (`itypes`, `otypes`, `infer_shape`) and "
+        "does not warn. The Op it builds has no `pullback` of its own: to differentiate through it, write an Op "
+        "class with `perform` and `pullback` (see {ref}`migration-op-grad`).",
         migration=None,
         since="2.34.0",
         audience="op-author",
@@ -333,11 +360,13 @@ def numpy_sin(a):
         category="DeprecationWarning",
         pattern=_literal("The `broadcastable` keyword is deprecated; use `shape`."),
         title="`TensorType(..., broadcastable=...)` (or `.clone(broadcastable=...)`), often in `make_node`",
+        text_start="The `broadcastable` keyword is deprecated; use `shape`.",
         trigger="""
 from pytensor.tensor.type import TensorType
 TensorType("float64", broadcastable=(False,))
 """,
-        action="Pass `shape=`: `None` for a length not known in advance, `1` for a broadcastable dimension.",
+        action="Pass `shape=` instead: `None` for a length not known in advance, `1` for a broadcastable "
+        "dimension. See {ref}`migration-other-deprecations`.",
         migration="migration-other-deprecations",
         since="2.8.10",
         audience="op-author",
@@ -353,11 +382,12 @@ ERRORS = (
         pattern=r"(?:pullback|pushforward)\(\) got an unexpected keyword argument "
         r"'(?:eval_points|use_op_rop_implementation)'",
         title="`pullback`/`pushforward` called with the keywords of `Lop`/`Rop`",
+        text_start="pushforward() got an unexpected keyword argument 'eval_points'",
         trigger="""
 pushforward(pt.sin(x), x, eval_points=v)
 """,
-        action="`eval_points=` becomes `cotangents=` (pullback) or `tangents=` (pushforward); "
-        "`use_op_rop_implementation=` becomes `use_op_pushforward=`.",
+        action="`eval_points=` becomes `cotangents=` (`pullback`) or `tangents=` (`pushforward`), and "
+        "`use_op_rop_implementation=` becomes `use_op_pushforward=`. See {ref}`migration-lop-rop`.",
         migration="migration-lop-rop",
         since="3.0.0",
         deprecation=False,
@@ -368,6 +398,7 @@ pushforward(pt.sin(x), x, eval_points=v)
         category="NotImplementedError",
         pattern=r"(?:pullback|pushforward) not implemented for .",
         title="`pullback not implemented for <Op>` (or `pushforward ...`)",
+        text_start="pullback not implemented for <Op>",
         trigger="""
 class OnlyRop(Sine):
     def R_op(self, inputs, eval_points):
@@ -375,8 +406,9 @@ class OnlyRop(Sine):
 
 pushforward(OnlyRop()(x), x, v)  # the default pushforward goes through pullback
 """,
-        action="The Op has no `pullback` (an Op with only `R_op`, or only `pushforward`): write "
-        "`pullback`. With `use_op_pushforward=True`, every Op in the graph needs `pushforward`.",
+        action="Write the missing method: `pullback` for an Op that has only `R_op` (or only `pushforward`); "
+        "with `use_op_pushforward=True`, `pushforward` on every Op between `wrt` and `f`. See "
+        "{ref}`migration-traps-r-op-only` and {ref}`migration-traps-use-op-pushforward`.",
         migration="migration-traps-r-op-only",
         since="3.0.0",
         deprecation=False,
@@ -387,13 +419,14 @@ pushforward(OnlyRop()(x), x, v)  # the default pushforward goes through pullback
         category="ValueError",
         pattern=r"(?:lop_overrides|rop_overrides) and (?:pullback|pushforward) are mutually exclusive",
         title="`OpFromGraph` got an old and a new override keyword together",
+        text_start="lop_overrides and pullback are mutually exclusive",
         trigger="""
 from pytensor.compile.builders import OpFromGraph
 a = pt.dvector("a")
 override = lambda inputs, outputs, cots: [cots[0] * pt.cos(inputs[0])]
 OpFromGraph([a], [pt.sin(a)], pullback=override, lop_overrides=override)
 """,
-        action="Keep only `pullback=` (or `pushforward=`).",
+        action="Keep only `pullback=` (or `pushforward=`). See {ref}`migration-opfromgraph`.",
         migration="migration-opfromgraph",
         since="3.0.0",
         deprecation=False,
@@ -404,6 +437,7 @@ OpFromGraph([a], [pt.sin(a)], pullback=override, lop_overrides=override)
         category="NotImplementedError",
         pattern=_literal("grad not implemented for Op "),
         title="`grad not implemented for Op <Op>`: code calls `op.grad(...)` directly",
+        text_start="grad not implemented for Op <Op>",
         trigger="""
 class NewSine(Sine):
     def pullback(self, inputs, outputs, cotangents):
@@ -411,7 +445,8 @@ class NewSine(Sine):
 
 NewSine().grad([x], [v])  # Op.grad does not forward to pullback (Op.L_op does)
 """,
-        action="Call `op.pullback(inputs, outputs, cotangents)` instead of `op.grad(inputs, output_grads)`.",
+        action="Call `op.pullback(inputs, outputs, cotangents)` instead of `op.grad(inputs, output_grads)`. "
+        "See {ref}`migration-traps-direct-calls`.",
         migration="migration-traps-direct-calls",
         since="2.30.0",
         deprecation=False,

@@ -131,8 +131,8 @@ pushforward(NewSine()(x), x, v, use_op_pushforward=True)
 @pytest.mark.parametrize("name", LEGACY_PATHS)
 def test_legacy_path_emits_only_catalogued_warnings(name):
     code, expected = LEGACY_PATHS[name]
-    entry = catalog.Entry(label=name, category="", pattern="", title="", trigger=code, action="", migration="",
-                          since="")
+    entry = catalog.Entry(label=name, category="", pattern="", title="", text_start="", trigger=code, action="",
+                          migration="", since="")
     caught, error = catalog.run_trigger(entry)
     assert error is None, error
     assert uncovered(caught) == [], "not in the catalog: add an entry to docsite/catalog.py"
@@ -196,6 +196,119 @@ def test_json_map_written_by_the_extension(tmp_path):
     assert urls == ["https://example.org/docs/guides/deprecations.html#deprecation-rop"]
 
 
+# --- The page's catalog-derived parts: the table and each "What to do" -------------------------------------
+
+PAGE_SOURCE = ROOT / "guides" / "deprecations.md"
+
+
+def _start_regex(text_start):
+    """text_start as a regex for the start of a live message: each <placeholder> stands for what PyTensor fills in."""
+    parts = re.split(r"<[^<>]+>", text_start)
+    return ".+?".join(re.escape(part) for part in parts)
+
+
+def test_text_start_is_how_the_live_text_starts():
+    """The table's "Warning (start of the text)" column is PyTensor's own text: each entry's text_start begins what
+    its trigger emits or raises on the installed PyTensor (placeholders aside)."""
+    seen = set()
+    for entry, cls, msg in _live_messages():
+        if entry.matches(cls, msg):
+            assert re.match(_start_regex(entry.text_start), msg), (entry.label, entry.text_start, msg)
+            seen.add(entry.label)
+    assert seen == set(catalog.BY_LABEL)
+
+
+def test_action_cites_the_migration_section():
+    """Each "What to do" links the migration guide's section that shows the fix, when there is one."""
+    for e in catalog.ENTRIES + catalog.ERRORS:
+        assert e.action.strip(), e.label
+        assert e.migration is None or f"{{ref}}`{e.migration}`" in e.action, (e.label, e.migration)
+
+
+def test_page_types_no_table_and_no_action_by_hand():
+    """The page takes its table and every "What to do" from the catalog, one directive each, once per entry."""
+    from docsite.sphinxext import deprecations_map
+
+    text = PAGE_SOURCE.read_text()
+    assert text.count(":::{deprecations-table}\n") == 1
+    assert "| Warning (start of the text) |" not in text, "a hand-typed copy of the table"
+    assert "**What to do.**" not in text, "a hand-typed What to do: put it in the entry's action"
+    actions = re.findall(r"^:::\{deprecation-action\} ([\w-]+)$", text, re.M)
+    assert sorted(actions) == sorted(catalog.BY_LABEL), actions
+    # Each action sits in its entry's section, and the table lists the entries in the order of their sections.
+    sections = re.findall(r"^\((deprecation-[\w-]+)\)=$", text, re.M)
+    assert sections == [e.label for e in deprecations_map.page_order(catalog.ENTRIES + catalog.ERRORS)]
+    assert actions == sections
+
+
+def test_page_states_each_entry_class_as_the_catalog_does():
+    """The hand-written "**Class** `X`" of each section is the entry's category (the one fact both say)."""
+    text = PAGE_SOURCE.read_text()
+    for e in catalog.ENTRIES + catalog.ERRORS:
+        section = text[text.index(f"({e.label})="):]
+        assert re.search(r"\*\*Class\*\* `(\w+)`", section)[1] == e.category, e.label
+
+
+def test_table_markdown_shows_each_text_verbatim():
+    from docsite.sphinxext import deprecations_map
+
+    rows = deprecations_map.table_markdown().splitlines()[2:]
+    assert len(rows) == len(catalog.BY_LABEL)
+    assert rows[0] == ("| ``<Op> should implement `pullback` instead of `L_op`/`grad`.`` | `FutureWarning` | "
+                       "{ref}`deprecation-op-grad-l-op` |")
+    assert deprecations_map.code_span("`a`") == "`` `a` ``"  # CommonMark strips the padding spaces
+
+
+@pytest.mark.slow  # builds a small Sphinx project
+def test_directives_render_the_catalog_in_a_strict_build(tmp_path):
+    """{deprecations-table} and {deprecation-action} in a small MyST project built with -W: one table row and one
+    "What to do" per entry, rendered from the catalog, with every reference in the actions resolved."""
+    from bs4 import BeautifulSoup
+
+    entries = catalog.ENTRIES + catalog.ERRORS
+    actions = " ".join(e.action for e in entries)
+    refs = set(re.findall(r"\{ref\}`([\w-]+)`", actions)) | {e.migration for e in entries if e.migration}
+    terms = set(re.findall(r"\{term\}`([^`<]+)`", actions))
+    src = tmp_path / "src"
+    (src / "guides").mkdir(parents=True)
+    (src / "conf.py").write_text('extensions = ["myst_parser", "docsite.sphinxext.deprecations_map"]\n'
+                                 'myst_enable_extensions = ["colon_fence"]\n'
+                                 'html_baseurl = "https://example.org/site/"\n')
+    glossary = "".join(f"{term}\n  A word the actions link.\n\n" for term in sorted(terms))
+    (src / "index.md").write_text("# Fixture\n\n```{toctree}\nguides/deprecations\nguides/migration\n```\n\n"
+                                  f"```{{glossary}}\n{glossary}```\n")
+    page = "# Deprecations\n\n:::{deprecations-table}\n:::\n\n"
+    page += "".join(f"({e.label})=\n## {e.label}\n\n:::{{deprecation-action}} {e.label}\n:::\n\n" for e in entries)
+    others = sorted(refs - set(catalog.BY_LABEL))
+    page += "".join(f"({label})=\n## {label}\n\n" for label in others if not label.startswith("migration-"))
+    (src / "guides" / "deprecations.md").write_text(page)
+    (src / "guides" / "migration.md").write_text("# Migration\n\n" + "".join(
+        f"({label})=\n## {label}\n\n" for label in others if label.startswith("migration-")))
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", str(src), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    html = BeautifulSoup((tmp_path / "out" / "guides" / "deprecations.html").read_text(), "html.parser")
+    [table] = html.select("table")
+    rows = table.select("tbody tr")
+    assert [row.select("td")[0].get_text() for row in rows] == [
+        e.text_start for e in deprecations_map_order(entries)]
+    assert [row.select("td")[1].get_text() for row in rows] == [e.category for e in deprecations_map_order(entries)]
+    assert [row.select_one("td a")["href"] for row in rows] == [f"#{e.label}" for e in deprecations_map_order(entries)]
+    for e in entries:
+        section = html.find(id=e.label)
+        [what] = [p for p in section.find_all("p") if p.get_text().startswith("What to do.")]
+        assert what.strong.get_text() == "What to do."
+        links = {a["href"].split("#")[-1] for a in what.select("a")}
+        assert e.migration is None or e.migration in links, (e.label, links)
+        assert "{ref}" not in what.get_text() and "`" not in what.get_text(), what.get_text()  # rendered, not raw
+
+
+def deprecations_map_order(entries):
+    from docsite.sphinxext import deprecations_map
+
+    return deprecations_map.page_order(entries)
+
+
 def test_base_url_is_conf_py_html_baseurl():
     """One place for the site's URL: conf.py (the JSON map, the checker and the upstream patch use it)."""
     import runpy
@@ -245,7 +358,7 @@ grad(Repeat()(x, pt.lscalar("n")).sum(), x)
                                             (("axis", "scale"), "Repeat{axis=0, scale=2.0}")])
 def test_user_warning_pattern_matches_ops_with_props(props, printed):
     code = PROPS_TRIGGER.replace("PROPS", repr(props))
-    entry = catalog.Entry(label="props", category="", pattern="", title="", trigger=code, action="",
+    entry = catalog.Entry(label="props", category="", pattern="", title="", text_start="", trigger=code, action="",
                           migration=None, since="")
     [(cls, msg)], error = catalog.run_trigger(entry)
     assert error is None and msg.startswith(printed + ".grad returned"), msg

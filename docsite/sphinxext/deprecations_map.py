@@ -8,15 +8,25 @@ the site's ``html_baseurl``.
 
 The build fails (a Sphinx warning under -W) when an entry's label is not defined on the page it points to.
 
-It also adds the directive ``{deprecation-trigger} <label>``, which shows the catalog's trigger code for an
-entry (``prelude`` shows the setup every trigger runs after): the code on the page is the code the test runs.
+It also adds the directives that write guides/deprecations.md's catalog-derived parts, so the page cannot drift
+from the catalog:
+
+- ``{deprecation-trigger} <label>`` shows the catalog's trigger code for an entry (``prelude`` shows the setup
+  every trigger runs after): the code on the page is the code the test runs;
+- ``{deprecations-table}`` is the table of every entry: the start of its text (``text_start``), its class
+  (``category``) and a link to its section (``label``), in the page's order (deprecations, then the Op-writing
+  ones, then the related warnings and errors);
+- ``{deprecation-action} <label>`` is the entry's "What to do" paragraph: its ``action``, MyST Markdown parsed like
+  the page's own text (roles such as {ref} and {term} resolve).
 """
 
 import json
+import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -95,8 +105,74 @@ class DeprecationTrigger(SphinxDirective):
         return [block]
 
 
+def _entry(directive, label):
+    if label not in catalog.BY_LABEL:
+        raise directive.error(f"no catalog entry {label!r} in docsite/catalog.py")
+    return catalog.BY_LABEL[label]
+
+
+def _markdown_to_nodes(directive, text):
+    """Parse Markdown as the page's own text (MyST, with its roles and references)."""
+    holder = nodes.Element()
+    directive.state.nested_parse(StringList(text.splitlines(), source=directive.get_source_info()[0]),
+                                 directive.content_offset, holder)
+    return holder.children
+
+
+def code_span(text):
+    """A Markdown code span showing `text` verbatim, backticks included (CommonMark: a longer fence)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def page_order(entries):
+    """The page's order: autodiff deprecations, the Op-writing deprecations, then the related warnings and errors."""
+    def group(entry):
+        if not entry.deprecation:
+            return 2
+        return 0 if entry.audience == "autodiff" else 1
+
+    return sorted(entries, key=group)  # stable: the catalog's order within each group
+
+
+def table_markdown(entries=None):
+    """The Markdown of the page's table: one row per catalog entry."""
+    rows = ["| Warning (start of the text) | Class | Section |", "|---|---|---|"]
+    for entry in page_order(entries or catalog.ENTRIES + catalog.ERRORS):
+        if "|" in entry.text_start:
+            raise ValueError(f"{entry.label}: a '|' in text_start would split the table row")
+        rows.append(f"| {code_span(entry.text_start)} | `{entry.category}` | {{ref}}`{entry.label}` |")
+    return "\n".join(rows)
+
+
+def action_markdown(entry):
+    return f"**What to do.** {entry.action}"
+
+
+class DeprecationsTable(SphinxDirective):
+    """The table of every catalog entry: the start of its text, its class, and a link to its section."""
+
+    def run(self):
+        self.env.note_dependency(catalog.__file__)
+        return _markdown_to_nodes(self, table_markdown())
+
+
+class DeprecationAction(SphinxDirective):
+    """An entry's "What to do" paragraph, from its catalog ``action`` (MyST Markdown)."""
+
+    required_arguments = 1
+
+    def run(self):
+        self.env.note_dependency(catalog.__file__)
+        return _markdown_to_nodes(self, action_markdown(_entry(self, self.arguments[0])))
+
+
 def setup(app):
     app.add_directive("deprecation-trigger", DeprecationTrigger)
+    app.add_directive("deprecations-table", DeprecationsTable)
+    app.add_directive("deprecation-action", DeprecationAction)
     app.connect("env-check-consistency", check_labels)
     app.connect("build-finished", on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
