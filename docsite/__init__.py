@@ -2,7 +2,8 @@
 
 - ``docsite.catalog``: every autodiff warning PyTensor 3 emits, with its trigger, pattern and anchor;
 - ``docsite.sphinxext.*``: the Sphinx extensions ``conf.py`` loads, one job each;
-- ``docsite.kernel_warnings``, ``docsite.kernel_figures``: start-up files of every notebook kernel the build runs;
+- ``docsite.kernel_warnings``, ``docsite.kernel_figures``, ``docsite.kernel_versions``: start-up files of every
+  notebook kernel the build runs (warnings as errors; SVG figures; the versions the footer stamp shows);
 - ``docsite.run_notebook`` (``make nb``), ``docsite.bench`` (``make bench``), ``docsite.rtd_build`` (``make rtd``),
   ``docsite.screenshots``, ``docsite.pytensor_patch``, ``docsite.build_id``: command-line tools
   (``python -m docsite.<name> --help``).

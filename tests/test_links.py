@@ -85,3 +85,23 @@ def test_no_line_removed_since_the_last_commit(path):
         pytest.skip(f"{path.name}: no committed version to compare with")
     lost = set(anchors_in(before)) - set(anchors_in(path.read_text()))
     assert not lost, f"lines removed from {path.name} since the last commit: {sorted(lost)}"
+
+
+def test_every_copy_of_the_sites_address_is_conf_pys():
+    """Cells that must run without a clone (downloaded notebooks) and the downloadable checker write the published
+    site's address out; each copy must be conf.py's html_baseurl (the one place it is set), or a link breaks."""
+    import os
+    import runpy
+
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith(("READTHEDOCS", "SITE_"))}
+    try:
+        base = runpy.run_path(str(ROOT / "conf.py"))["html_baseurl"]
+    finally:
+        os.environ.update(saved)
+    host = urlsplit(base).netloc
+    sources = [p for p in sorted(ROOT.glob("*/*.md")) + sorted(ROOT.glob("*.md")) + sorted(ROOT.glob("tools/*.py"))
+               if p.parts[len(ROOT.parts)] not in {"tests", "_build", ".venv", "bench"}]
+    copies = [(p.relative_to(ROOT).as_posix(), url) for p in sources
+              for url in re.findall(rf"https?://{re.escape(host)}[^\s\"'`)<>]*", p.read_text())]
+    assert copies, "the pages no longer write the address anywhere: drop this test"
+    assert [(path, url) for path, url in copies if not url.startswith(base)] == []
