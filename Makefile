@@ -79,9 +79,10 @@ clean:
 
 # Maintainers only, with network: refresh the intersphinx inventories conf.py reads (the build never fetches them).
 # Then update docsite/inventories/README.md (source, version, date) and rebuild with `make page NB=api/gradient.md`.
-inventories:
+inventories: $(VENV)/.build-deps
 	curl -fsSL -o docsite/inventories/python.inv https://docs.python.org/3/objects.inv
 	curl -fsSL -o docsite/inventories/numpy.inv https://numpy.org/doc/stable/objects.inv
+	$(BIN)/python -m docsite.pytensor_inventory
 	@head -qn3 docsite/inventories/*.inv
 
 # While writing a page: run it alone as a reader would (NB=notebooks/loop.md, optional PARAMS="-p seed=1"),

@@ -124,27 +124,27 @@ autodoc_member_order = "bysource"
 # "Unexpected indentation". Plain type text keeps these docstrings readable and the build strict.
 napoleon_use_param = False
 napoleon_use_rtype = False
-# Python and NumPy names in signatures link to their own docs through intersphinx, read from inventories committed
-# in docsite/inventories/ (README there: where each came from). The second element is a local file, so the build
-# never fetches one; `make inventories` (CONTRIBUTING.md, "Dependencies") refreshes them, with network.
+# Python, NumPy and PyTensor names in signatures link to their own docs through intersphinx, read from inventories
+# committed in docsite/inventories/ (README there: where each came from). The second element is a local file, so
+# the build never fetches one; `make inventories` (CONTRIBUTING.md, "Dependencies") refreshes them, with network.
 extensions += ["sphinx.ext.intersphinx"]
 intersphinx_mapping = {
     "python": ("https://docs.python.org/3/", "docsite/inventories/python.inv"),
     "numpy": ("https://numpy.org/doc/stable/", "docsite/inventories/numpy.inv"),
+    "pytensor": ("https://pytensor.readthedocs.io/en/latest/", "docsite/inventories/pytensor.inv"),
 }
 # Only py: names resolve implicitly: a mistyped {ref} label or {term} never lands silently in Python's docs.
 intersphinx_disabled_reftypes = ["std:*"]
-# Cross-references that cannot resolve in this offline build, each on purpose (nitpicky stays on; nothing else
-# is ignored). Every other py: reference in the API pages must resolve.
+# Cross-references that neither this site nor any inventory above can resolve, each on purpose (nitpicky stays
+# on; nothing else is ignored). Every other py: reference in the API pages must resolve
+# (tests/test_intersphinx.py fails if an inventory comes to resolve one of these).
 nitpick_ignore = list(globals().get("nitpick_ignore", []))
 nitpick_ignore += [
-    # PyTensor's graph classes appear in signatures and docstrings; this site documents only the autodiff
-    # surface, and without intersphinx (the build is offline) PyTensor's own reference cannot be linked.
-    ("py:class", "pytensor.graph.basic.Variable"),
+    # Names PyTensor's docstrings and signatures write that its own reference does not list: the inventory has
+    # pytensor.graph.basic.Variable and pytensor.compile.mode.Mode, never the bare short names Sphinx looks up.
     ("py:class", "Variable"),  # OpFromGraph's docstring writes :class:`Variable`
-    ("py:class", "pytensor.graph.fg.FrozenFunctionGraph"),  # OpFromGraph.__init__ signature
+    ("py:class", "pytensor.graph.fg.FrozenFunctionGraph"),  # OpFromGraph.__init__ signature; undocumented upstream
     ("py:class", "Mode"),  # verify_grad signature: a string annotation Union["Mode", str]
-    ("py:func", "pytensor.function"),  # OpFromGraph docstring; compiling is outside the autodiff surface
     ("py:mod", "gradient"),  # grad's docstring: ":mod:`gradient`", a module page PyTensor itself deleted
     # PyTensor's docstrings write Op.pullback / Op.pushforward relative to pytensor.graph.op; Sphinx looks the
     # short name up in the docstring's own module (pytensor.compile.builders) and finds nothing. The targets

@@ -1,5 +1,5 @@
-"""Python and NumPy names in the API reference link to their own docs (intersphinx), from inventories committed in
-docsite/inventories/: the build reads local files and never the network.
+"""Python, NumPy and PyTensor names in the API reference link to their own docs (intersphinx), from inventories
+committed in docsite/inventories/: the build reads local files and never the network.
 
 The HTML tests read the built site in _build/html (set API_REFERENCE_SITE to check another build, e.g. a
 `make page NB=api/gradient.md` output, as tests/test_api_reference.py does).
@@ -36,6 +36,8 @@ SIGNATURE_LINKS = [
      "https://numpy.org/doc/stable/reference/random/generator.html#numpy.random.Generator"),
     ("checking", "pytensor.gradient.verify_grad", "RandomState",
      "https://numpy.org/doc/stable/reference/random/legacy.html#numpy.random.RandomState"),
+    ("gradient", "pytensor.gradient.pullback", "Variable",
+     "https://pytensor.readthedocs.io/en/latest/library/graph/graph.html#pytensor.graph.basic.Variable"),
 ]
 
 
@@ -54,7 +56,7 @@ def load_inventory(path, base):
 
 def test_inventories_are_committed_local_files():
     mapping = conf_setting("intersphinx_mapping")
-    assert set(mapping) >= {"python", "numpy"}
+    assert set(mapping) >= {"python", "numpy", "pytensor"}
     readme = (INVENTORIES / "README.md").read_text()
     for name, (target, location) in mapping.items():
         assert target.startswith("https://"), f"{name}: links must go to the published docs, not {target!r}"
@@ -114,6 +116,13 @@ def signature(page, object_id):
 def test_signature_names_link_to_their_docs(built_site, page, object_id, shown, href):
     links = {a["href"] for a in signature(page, object_id).find_all("a", href=True) if a.get_text() == shown}
     assert links == {href}, f"{shown} in the signature of {object_id} links to {sorted(links)}, not {href}"
+
+
+def test_docstring_reference_to_pytensor_function_links_to_pytensor_docs(built_site):
+    """OpFromGraph's docstring writes :func:`pytensor.function`: PyTensor's inventory resolves it."""
+    entry = soup(SITE / "api" / "opfromgraph.html").find("dt", id="pytensor.compile.builders.OpFromGraph").parent
+    hrefs = {a["href"] for a in entry.find_all("a", href=True) if a.get_text() == "pytensor.function()"}
+    assert hrefs == {"https://pytensor.readthedocs.io/en/latest/library/index.html#pytensor.function"}
 
 
 def test_every_external_link_in_api_signatures_comes_from_an_inventory(built_site):
