@@ -33,6 +33,7 @@ help:
 	@echo "make nb NB=notebooks/x.md [PARAMS='-p seed=1']   run one notebook alone, as in Jupyter"
 	@echo "make page NB=notebooks/x.md   strict build executing only that page (while writing it)"
 	@echo "make rtd     replay Read the Docs' build from .readthedocs.yaml (fresh virtualenv) in $(OUT)/rtd"
+	@echo "make inventories   maintainers, with network: refresh docsite/inventories/ (intersphinx, read offline)"
 	@echo "Python used: $(or $(PYTHON),none found)"
 
 # requirements.txt: what the pages need (a reader installs only this); then the site's own package, docsite/
