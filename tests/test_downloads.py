@@ -45,3 +45,16 @@ def test_page_template_runs_alone(reader_python, tmp_path):
     done = run_alone(reader_python, tmp_path / "page-template.md", tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "0 problem(s)" in done.stdout
+
+
+def test_downloads_hold_no_site_directive(site):
+    """Jupyter does not know this site's directives: the downloaded deprecations notebook carries what they render
+    on the site (the table, each "What to do", each trigger) as plain Markdown, with links to the published site."""
+    import json
+
+    text = (DOWNLOADS / "guides--deprecations.ipynb").read_text()
+    markdown = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "markdown")
+    assert ":::{deprecation" not in markdown
+    assert "| Warning (start of the text) | Class | Section |" in markdown
+    actions = (ROOT / "guides" / "deprecations.md").read_text().count(":::{deprecation-action}")
+    assert markdown.count("**What to do.**") == actions > 0  # each one the site shows

@@ -169,7 +169,37 @@ class DeprecationAction(SphinxDirective):
         return _markdown_to_nodes(self, action_markdown(_entry(self, self.arguments[0])))
 
 
+DIRECTIVE = re.compile(r"^:::\{(deprecations-table|deprecation-action|deprecation-trigger)\} *(\S*)\n:::$", re.M)
+REF = re.compile(r"\{ref\}`(?:([^`<]*?)\s*<([^`>]+)>|([^`<]+))`")
+TERM = re.compile(r"\{term\}`([^`<]*?)(?:\s*<[^`>]+>)?`")
+
+
+def readable_in_jupyter(app, docname, nb):
+    """The downloaded notebook gets what the directives render on the site, as plain Markdown: the table, each
+    "What to do" and each trigger's code; a {ref} becomes a link to the published section, a {term} its word."""
+    labels = app.env.get_domain("std").labels
+
+    def link(match):
+        title, label = (match[1], match[2]) if match[2] else (None, match[3])
+        page, anchor, section = labels[label]
+        return f"[{title or section}]({app.config.html_baseurl}{page}.html#{anchor})"
+
+    def markdown(match):
+        kind, label = match[1], match[2]
+        if kind == "deprecation-trigger":
+            code = catalog.PRELUDE if label == "prelude" else catalog.BY_LABEL[label].trigger
+            return f"```python\n{code.strip()}\n```"
+        text = table_markdown() if kind == "deprecations-table" else action_markdown(catalog.BY_LABEL[label])
+        return TERM.sub(r"\1", REF.sub(link, text))
+
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = DIRECTIVE.sub(markdown, cell.source)
+
+
 def setup(app):
+    app.setup_extension("docsite.sphinxext.notebook_links")  # defines the notebook-download event
+    app.connect("notebook-download", readable_in_jupyter)
     app.add_directive("deprecation-trigger", DeprecationTrigger)
     app.add_directive("deprecations-table", DeprecationsTable)
     app.add_directive("deprecation-action", DeprecationAction)

@@ -38,10 +38,14 @@ def write_ipynb_downloads(app, exception):
         if _is_notebook(app, docname):
             nb = jupytext.read(Path(app.srcdir) / (docname + ".md"))
             nb.metadata.pop("jupytext", None)
+            app.emit("notebook-download", docname, nb)  # extensions make their directives readable in Jupyter
             jupytext.write(nb, out / (docname.replace("/", "--") + ".ipynb"))
 
 
 def setup(app):
+    # notebook-download(app, docname, nb): the .ipynb a reader downloads, before it is written. Jupyter does not
+    # know this site's directives; the extension that defines one rewrites it there as plain Markdown.
+    app.add_event("notebook-download")
     app.connect("html-page-context", add_launch_context)
     app.connect("build-finished", write_ipynb_downloads)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
