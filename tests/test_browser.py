@@ -66,6 +66,7 @@ def test_dark_mode_turns_the_sites_own_additions_dark(page, server):
         page.locator("button.theme-switch-button:visible").first.click()
         page.locator(f"button.theme-change-button[data-mode={mode}]:visible").first.click()
         assert page.evaluate("document.documentElement.dataset.theme") == mode
+        page.wait_for_timeout(500)  # Bootstrap's .btn fades its colour (a .15 s transition): read the end state
         seen = looks()
         if mode == "dark":
             assert "invert" in seen["figure"], seen
