@@ -338,11 +338,7 @@ def test_read_the_docs_output_folder_is_not_a_source():
 def runpy_conf() -> dict:
     import runpy
 
-    saved = list(sys.path)
-    try:
-        return runpy.run_path(str(ROOT / "conf.py"))
-    finally:
-        sys.path[:] = saved
+    return runpy.run_path(str(ROOT / "conf.py"))
 
 
 # --- The launch link: conf.py's one hosting place ---------------------------------------------------------------
