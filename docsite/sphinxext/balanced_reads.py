@@ -3,7 +3,7 @@
 Sphinx's ``sphinx.builders.make_chunks(arguments, nproc, maxbatch=10)`` gives each worker a batch of about
 len(docs)/N documents, so the slow notebooks can all land on one core while the other idles. This replaces that
 private function: it is a monkeypatch, so it is applied only to the Sphinx versions it was checked against, and
-the build stops with a clear error on any other (tests/test_strict_build.py checks the same). ``make bench``
+the build stops with a clear error on any other (tests/test_extensions.py checks the same). ``make bench``
 measures what it buys (the clean build with ``SITE_DEFAULT_CHUNKS=1``, which turns it off).
 """
 
