@@ -24,7 +24,6 @@ extensions = [
     "docsite.sphinxext.notebook_links",  # Binder launch and .ipynb/.md download links on executed pages
     "docsite.sphinxext.inline_anchor",  # {anchor}`Title <label>`: a citable anchor inside a sentence or table
     "docsite.sphinxext.offline_mathjax",  # MathJax from _static (sphinx-mathjax-offline), out of the Tab order
-    "docsite.sphinxext.balanced_reads",  # -j 2: notebooks handed out one at a time, largest first
     "docsite.sphinxext.deprecations_map",  # _static/deprecations.json from docsite/catalog.py
     "docsite.sphinxext.readable",  # one viewport meta, sized images, numeric table cells, no empty <th>
     "docsite.sphinxext.exec_stamp",  # "Executed with PyTensor, JAX, Python" at the end of executed pages, from the kernel

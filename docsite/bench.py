@@ -167,11 +167,6 @@ def main():
     serial_wall, serial_peak, serial_nb = timed_build(OUT / "serial", jobs=1, compiledir=cold_cache)
     serial_sum = sum(serial_nb.values())
     print(f"    {serial_wall:.1f} s, notebooks {serial_sum:.1f} s in sum")
-    print("3b/5 clean parallel build with Sphinx's own batching (docsite/sphinxext/balanced_reads.py off) ...",
-          flush=True)
-    batched_wall, _, _ = timed_build(OUT / "batched", jobs=2, compiledir=cold_cache,
-                                     extra_env={"SITE_DEFAULT_CHUNKS": "1"})
-    print(f"    {batched_wall:.1f} s")
     print("4/5 page weights in Chromium ...", flush=True)
     weights = page_weights(OUT / "html" / "html")
     print("5/5 each notebook alone in a fresh kernel, empty then warm compile cache ...", flush=True)
@@ -191,7 +186,6 @@ def main():
         "|---|---|---|",
         f"| clean full build, parallel, empty compile cache (a fresh machine) | {cold_wall:.1f} s | <= 300 s |",
         f"| clean full build, parallel (`make html`, -j 2), warm compile cache | {wall:.1f} s | <= 300 s |",
-        f"| clean full build, parallel, Sphinx's own batching (balanced_reads off) | {batched_wall:.1f} s | |",
         f"| clean full build, serial (-j 1) | {serial_wall:.1f} s | |",
         f"| serial sum of notebook execution | {serial_sum:.1f} s | |",
         f"| parallel wall / serial execution sum | {wall / serial_sum:.2f} | <= 0.75 |",
