@@ -33,3 +33,4 @@ def test_jax_export_cannot_serialise_a_diffrax_solve():
 
     with pytest.raises(NotImplementedError, match="host_callbacks"):
         jax.export.export(jax.jit(solve))(jax.ShapeDtypeStruct((2,), jnp.float64))
+
